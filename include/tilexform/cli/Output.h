@@ -1,0 +1,37 @@
+// Shared pieces of every command: output format, the JSON envelope, exit codes
+// and one-line errors.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <llvm/Support/Error.h>
+#include <string>
+
+namespace tilexform::cli {
+
+using Json = nlohmann::ordered_json;
+
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitFinding = 1,      // command-specific "no" (e.g. unrecoverable layout)
+  kExitUsage = 64,       // EX_USAGE
+  kExitInput = 65,       // EX_DATAERR
+  kExitInternal = 70,    // EX_SOFTWARE
+};
+
+enum class Format { Text, Json };
+
+/// The envelope every JSON document starts with.
+Json envelope(const std::string &command, const std::string &verdict, int exitCode);
+
+/// Prints `doc` (one JSON document, pretty, newline-terminated) to stdout.
+void printJson(const Json &doc);
+
+/// One line on stderr: `file:line:col: error: message` (or `error: message`).
+int reportError(llvm::Error err, int exitCode = kExitInput);
+int reportError(const std::string &message, int exitCode);
+
+/// Bases as JSON lists of lists.
+Json basesJson(const std::vector<std::vector<int32_t>> &bases);
+
+} // namespace tilexform::cli

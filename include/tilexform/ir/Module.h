@@ -1,0 +1,157 @@
+// A loaded TTGIR/TTIR dump: the op tree with SSA def-use, every attribute and
+// type parsed into MLIR (tilexform's dialects for Triton's), layout aliases,
+// and source locations.
+//
+// Ops are read by a tolerant structural reader, not by per-op parsers: an op
+// that a newer Triton adds is kept with its operands, results, attributes and
+// types, and reported as unknown; it never aborts the load.
+#pragma once
+
+#include "tilexform/ir/Dialects.h"
+
+#include <llvm/Support/Error.h>
+#include <mlir/IR/BuiltinAttributes.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilexform::ir {
+
+struct Operation;
+struct Block;
+struct Region;
+
+/// Where something is written in the dump (1-based).
+struct TextPos {
+  unsigned line = 0, col = 0;
+};
+
+/// A resolved `loc(...)`: the innermost file position and the names it carries
+/// (Triton names a location after the source variable).
+struct SourceLoc {
+  std::string file;
+  unsigned line = 0, col = 0;
+  std::string name; // innermost NameLoc, e.g. "acc"
+  bool known() const { return line != 0 || !name.empty(); }
+};
+
+struct Value {
+  std::string name;           // "%acc_12" or "%9#2"
+  mlir::Type type;            // null when the reader could not tell
+  Operation *definingOp = nullptr;
+  unsigned resultIndex = 0;
+  Block *ownerBlock = nullptr; // for block arguments
+  std::vector<std::pair<Operation *, unsigned>> uses;
+};
+
+struct Block {
+  std::string label; // "^bb0" or empty for an entry block
+  std::vector<Value *> arguments;
+  std::vector<std::unique_ptr<Operation>> ops;
+  Region *parent = nullptr;
+};
+
+struct Region {
+  std::vector<std::unique_ptr<Block>> blocks;
+  Operation *parent = nullptr;
+  std::string label; // e.g. "default", "partition0", "else"
+};
+
+struct Operation {
+  std::string name;         // canonical, e.g. "ttg.convert_layout"
+  std::string writtenName;  // as in the file, e.g. "triton_gpu.convert_layout"
+  bool known = true;        // false: not an op tilexform knows (newer Triton)
+  std::vector<Value *> results;
+  std::vector<Value *> operands;
+  std::vector<mlir::Type> signatureTypes; // every type after ':' in order
+  mlir::DictionaryAttr attributes;        // attr-dict and properties merged
+  std::string symbol;                     // "@matmul" for functions
+  std::vector<std::unique_ptr<Region>> regions;
+  Block *parentBlock = nullptr;
+  TextPos pos;
+  SourceLoc loc;
+  std::string text; // the op's own text (without regions), for reports
+
+  Operation *parentOp() const;
+  mlir::Attribute attr(llvm::StringRef name) const;
+  std::optional<int64_t> intAttr(llvm::StringRef name) const;
+};
+
+struct LayoutAlias {
+  std::string name;       // "#blocked1"
+  std::string definition; // text after '=' as written
+  mlir::Attribute attr;
+  TextPos pos;
+};
+
+struct ModuleFacts {
+  std::string target;             // "hip:gfx942", "cuda:90"
+  std::optional<int64_t> numWarps, threadsPerWarp, numCtas, shared;
+  std::string arch() const;       // "gfx942", "sm_90"
+  std::string vendor() const;     // "amd", "nvidia", ""
+};
+
+class Module {
+public:
+  std::string path;
+  std::unique_ptr<mlir::MLIRContext> context;
+  ModuleFacts facts;
+  mlir::DictionaryAttr moduleAttributes;
+  std::vector<LayoutAlias> aliases;
+  std::unique_ptr<Operation> root; // builtin.module
+  std::vector<std::unique_ptr<Value>> values;
+
+  /// Pre-order walk over every op.
+  template <typename Fn> void walk(Fn &&fn) const { walkOp(root.get(), fn); }
+
+  /// The alias name an attribute was defined under, if any.
+  std::string aliasFor(mlir::Attribute attr) const;
+
+private:
+  template <typename Fn> static void walkOp(Operation *op, Fn &fn) {
+    if (!op)
+      return;
+    fn(op);
+    for (auto &r : op->regions)
+      for (auto &b : r->blocks)
+        for (auto &o : b->ops)
+          walkOp(o.get(), fn);
+  }
+};
+
+/// An input error with its position; rendered as `file:line:col: message`.
+class InputError : public llvm::ErrorInfo<InputError> {
+public:
+  static char ID;
+  InputError(std::string file, unsigned line, unsigned col, std::string message)
+      : file(std::move(file)), line(line), col(col), message(std::move(message)) {}
+  void log(llvm::raw_ostream &os) const override;
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+  std::string file;
+  unsigned line, col;
+  std::string message;
+};
+
+/// Loads a dump from a file, or from text (with `path` used in messages).
+llvm::Expected<std::unique_ptr<Module>> loadModuleFile(const std::string &path);
+llvm::Expected<std::unique_ptr<Module>> loadModuleText(const std::string &text,
+                                                       const std::string &path);
+
+/// Parses one attribute or type written in Triton's syntax (older spellings
+/// accepted). Errors carry the column within `text`.
+llvm::Expected<mlir::Attribute> parseAttributeText(mlir::MLIRContext *ctx,
+                                                   const std::string &text);
+llvm::Expected<mlir::Type> parseTypeText(mlir::MLIRContext *ctx,
+                                         const std::string &text);
+
+/// Whether tilexform knows an op name (canonical spelling).
+bool isKnownOp(mlir::MLIRContext *ctx, llvm::StringRef name);
+/// Canonical spelling of an op or attribute prefix (`triton_gpu.x` -> `ttg.x`).
+std::string canonicalName(llvm::StringRef name);
+
+} // namespace tilexform::ir

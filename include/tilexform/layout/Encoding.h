@@ -1,0 +1,195 @@
+// The layout model: one value type per encoding Triton prints, independent of
+// MLIR so the algebra can be tested and reused without a context.
+#pragma once
+
+#include "tilexform/layout/LinearLayout.h"
+
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tilexform::layout {
+
+using Bases = std::vector<std::vector<int32_t>>;
+
+/// The CTA-cluster part of a layout: the `block` bases (one per log2 CTA).
+struct CGALayout {
+  Bases bases;
+  bool operator==(const CGALayout &) const = default;
+};
+
+struct Encoding;
+using EncodingPtr = std::shared_ptr<const Encoding>;
+
+struct BlockedEncoding {
+  std::vector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA, order;
+  CGALayout cga;
+  bool operator==(const BlockedEncoding &) const = default;
+};
+
+struct SliceEncoding {
+  unsigned dim = 0;
+  EncodingPtr parent;
+  bool operator==(const SliceEncoding &o) const;
+};
+
+struct DotOperandEncoding {
+  unsigned opIdx = 0;
+  EncodingPtr parent;
+  unsigned kWidth = 0;
+  bool operator==(const DotOperandEncoding &o) const;
+};
+
+struct NvidiaMmaEncoding {
+  unsigned versionMajor = 2, versionMinor = 0;
+  std::vector<unsigned> warpsPerCTA;
+  CGALayout cga;
+  std::vector<unsigned> instrShape;
+  bool operator==(const NvidiaMmaEncoding &) const = default;
+};
+
+struct AmdMfmaEncoding {
+  unsigned version = 0;
+  std::vector<unsigned> warpsPerCTA;
+  std::vector<unsigned> instrShape; // [M, N, K]
+  bool isTransposed = false;
+  CGALayout cga;
+  std::vector<unsigned> tilesPerWarp; // empty = all ones
+  unsigned elementBitWidth = 32;
+  bool operator==(const AmdMfmaEncoding &) const = default;
+};
+
+/// amd_wmma as Triton 3.6 prints it (warpsPerCTA, optional tilesPerWarp and
+/// instrShape). The later `ctaLayout` spelling is converted into this form.
+struct AmdWmmaEncoding {
+  unsigned version = 1;
+  bool isTranspose = false;
+  std::vector<unsigned> warpsPerCTA;
+  CGALayout cga;
+  std::vector<unsigned> tilesPerWarp; // empty = all ones
+  std::vector<unsigned> instrShape;   // empty = [16, 16, 16]
+  bool operator==(const AmdWmmaEncoding &) const = default;
+};
+
+struct LinearEncoding {
+  LinearLayout ll; // register, lane, warp, block -> dim0..
+  bool generic = false;
+  bool operator==(const LinearEncoding &) const = default;
+};
+
+/// swizzled_shared and amd_rotating_shared share their fields.
+struct SwizzledSharedEncoding {
+  unsigned vec = 1, perPhase = 1, maxPhase = 1;
+  std::vector<unsigned> order;
+  CGALayout cga;
+  bool rotating = false; // amd_rotating_shared
+  bool operator==(const SwizzledSharedEncoding &) const = default;
+};
+
+struct NVMMASharedEncoding {
+  unsigned swizzlingByteWidth = 0;
+  bool transposed = false;
+  unsigned elementBitWidth = 16;
+  bool fp4Padded = false;
+  unsigned rank = 2;
+  CGALayout cga;
+  bool operator==(const NVMMASharedEncoding &) const = default;
+};
+
+struct SharedLinearEncoding {
+  LinearLayout ll; // offset, block -> dim0..
+  unsigned alignment = 16;
+  bool operator==(const SharedLinearEncoding &) const = default;
+};
+
+struct PaddedSharedEncoding {
+  std::vector<std::pair<unsigned, unsigned>> intervalPaddings;
+  LinearLayout linear; // offset, block -> dim0..
+  bool operator==(const PaddedSharedEncoding &) const = default;
+};
+
+/// Pre-3.3 `#triton_gpu.shared<{..., hasLeadingOffset}>`: which modern kind
+/// it means depends on the element type, so it is resolved at the memdesc.
+struct LegacySharedEncoding {
+  unsigned vec = 1, perPhase = 1, maxPhase = 1;
+  std::vector<unsigned> order;
+  CGALayout cga;
+  bool hasLeadingOffset = false;
+  bool operator==(const LegacySharedEncoding &) const = default;
+};
+
+/// Encodings tilexform reads but has no linear layout for (tensor memory,
+/// Gluon placeholders, partitioned shared): kept by their text.
+struct OpaqueEncoding {
+  std::string kind; // e.g. "tensor_memory_encoding"
+  std::string text; // full attribute text
+  bool operator==(const OpaqueEncoding &) const = default;
+};
+
+using EncodingVariant =
+    std::variant<BlockedEncoding, SliceEncoding, DotOperandEncoding,
+                 NvidiaMmaEncoding, AmdMfmaEncoding, AmdWmmaEncoding,
+                 LinearEncoding, SwizzledSharedEncoding, NVMMASharedEncoding,
+                 SharedLinearEncoding, PaddedSharedEncoding,
+                 LegacySharedEncoding, OpaqueEncoding>;
+
+struct Encoding {
+  EncodingVariant value;
+  bool operator==(const Encoding &o) const { return value == o.value; }
+
+  template <typename T> const T *as() const { return std::get_if<T>(&value); }
+  template <typename T> bool is() const {
+    return std::holds_alternative<T>(value);
+  }
+  /// Triton's mnemonic: "blocked", "slice", "dot_op", "amd_mfma", ...
+  std::string kind() const;
+  bool isShared() const;
+  bool isDistributed() const;
+  /// The number of tensor dims this layout describes.
+  unsigned rank() const;
+};
+
+template <typename T> EncodingPtr makeEncoding(T value) {
+  return std::make_shared<const Encoding>(Encoding{EncodingVariant(std::move(value))});
+}
+
+/// Canonical attribute text (Triton 3.6 printer), e.g.
+/// `#ttg.blocked<{sizePerThread = [1, 8], ...}>`. Nested parents are printed
+/// inline unless `aliasOf` names them.
+std::string printEncoding(const Encoding &enc);
+using AliasLookup = std::string (*)(const Encoding &, const void *ctx);
+std::string printEncoding(const Encoding &enc, AliasLookup aliasOf,
+                          const void *ctx);
+
+/// The linear layout of `enc` for a tensor (or memdesc allocation) shape.
+/// Throws std::invalid_argument with a message when the layout and the shape
+/// do not fit together or the kind has no linear layout.
+LinearLayout toLinearLayout(const Encoding &enc,
+                            const std::vector<int64_t> &shape);
+
+/// The CGA layout as a LinearLayout `block -> dim0..` for `rank`.
+LinearLayout cgaToLinearLayout(const CGALayout &cga, unsigned rank);
+/// Pre-3.6 CTAsPerCGA / CTASplitNum / CTAOrder to CGA bases.
+CGALayout cgaFromSplitParams(const std::vector<unsigned> &ctasPerCGA,
+                             const std::vector<unsigned> &ctaSplitNum,
+                             const std::vector<unsigned> &ctaOrder);
+/// Pre-3.6 fields recovered from CGA bases (for the old Gluon spelling).
+struct SplitParams {
+  std::vector<unsigned> ctasPerCGA, ctaSplitNum, ctaOrder;
+};
+SplitParams cgaToSplitParams(const CGALayout &cga, unsigned rank);
+
+/// Rewrites legacy shared encodings for the memdesc element type.
+EncodingPtr resolveLegacyShared(const EncodingPtr &enc, unsigned elementBits,
+                                unsigned rank);
+
+/// Whether two layouts are the same at `shape`: equal linear layouts.
+bool equivalentAt(const Encoding &a, const Encoding &b,
+                  const std::vector<int64_t> &shape);
+
+/// The product of warpsPerCTA of a distributed layout (following parents);
+/// 0 when the kind does not define it.
+unsigned warpsInLayout(const Encoding &enc);
+
+} // namespace tilexform::layout

@@ -1,0 +1,212 @@
+// `tilexform inspect FILE`: module facts, layouts, op census, unknown ops,
+// functions and loops of one dump.
+#include "tilexform/cli/Commands.h"
+#include "tilexform/cli/Output.h"
+#include "tilexform/gluon/Gluon.h"
+#include "tilexform/ir/Module.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <map>
+
+namespace tilexform::cli {
+
+namespace {
+
+struct InspectOptions {
+  std::string file, gluonApi = "3.6", format = "text";
+  bool json = false;
+} opts;
+
+Json locJson(const ir::SourceLoc &loc) {
+  if (!loc.known())
+    return nullptr;
+  Json j;
+  if (!loc.file.empty()) {
+    j["file"] = loc.file;
+    j["line"] = loc.line;
+    j["col"] = loc.col;
+  }
+  if (!loc.name.empty())
+    j["name"] = loc.name;
+  return j;
+}
+
+Json optInt(const std::optional<int64_t> &v) { return v ? Json(*v) : Json(nullptr); }
+
+int loopDepth(const ir::Operation *op) {
+  int depth = 0;
+  for (auto *p = op->parentOp(); p; p = p->parentOp())
+    if (p->name == "scf.for" || p->name == "scf.while")
+      ++depth;
+  return depth;
+}
+
+std::string enclosingFunction(const ir::Operation *op) {
+  for (auto *p = op->parentOp(); p; p = p->parentOp())
+    if (p->name == "tt.func" || p->name == "func.func" || p->name == "llvm.func")
+      return p->symbol.empty() ? "" : p->symbol.substr(1);
+  return "";
+}
+
+int execute() {
+  if (opts.json)
+    opts.format = "json";
+  auto api = gluon::parseGluonApi(opts.gluonApi);
+  if (!api)
+    return reportError("--gluon-api: unknown Gluon API '" + opts.gluonApi + "'", kExitUsage);
+  auto loaded = ir::loadModuleFile(opts.file);
+  if (!loaded)
+    return reportError(loaded.takeError());
+  ir::Module &mod = **loaded;
+
+  Json module;
+  module["target"] = mod.facts.target.empty() ? Json(nullptr) : Json(mod.facts.target);
+  module["arch"] = mod.facts.target.empty() ? Json(nullptr) : Json(mod.facts.arch());
+  module["num_warps"] = optInt(mod.facts.numWarps);
+  module["threads_per_warp"] = optInt(mod.facts.threadsPerWarp);
+  module["num_ctas"] = optInt(mod.facts.numCtas);
+  module["shared"] = optInt(mod.facts.shared);
+
+  Json layouts = Json::array();
+  for (auto &a : mod.aliases) {
+    auto l = mlir::dyn_cast_or_null<ir::LayoutEncodingAttr>(a.attr);
+    if (!l)
+      continue;
+    Json j;
+    j["name"] = a.name;
+    j["attr"] = l.getText().str();
+    j["kind"] = l.getEncoding()->kind();
+    auto g = gluon::emitGluon(*l.getEncoding(), *api);
+    j["gluon"] = g.expr ? Json(*g.expr) : Json(nullptr);
+    if (!g.expr)
+      j["reason"] = g.reason;
+    j["line"] = a.pos.line;
+    j["text_roundtrip"] = l.getText() == a.definition;
+    layouts.push_back(j);
+  }
+
+  std::map<std::string, int64_t> opCounts;
+  std::map<std::string, std::pair<int64_t, ir::TextPos>> unknown;
+  Json functions = Json::array();
+  Json loops = Json::array();
+  mod.walk([&](ir::Operation *op) {
+    if (op == mod.root.get())
+      return;
+    ++opCounts[op->name];
+    if (!op->known) {
+      auto &u = unknown[op->name];
+      if (u.first++ == 0)
+        u.second = op->pos;
+    }
+    if (op->name == "tt.func" || op->name == "func.func" || op->name == "llvm.func") {
+      Json f;
+      f["name"] = op->symbol.empty() ? "" : op->symbol.substr(1);
+      std::string vis = "public";
+      if (op->text.find(" private ") != std::string::npos)
+        vis = "private";
+      f["visibility"] = vis;
+      size_t nargs = op->regions.empty() || op->regions[0]->blocks.empty()
+                         ? 0
+                         : op->regions[0]->blocks[0]->arguments.size();
+      f["num_args"] = nargs;
+      f["line"] = op->pos.line;
+      f["source"] = locJson(op->loc);
+      functions.push_back(f);
+    }
+    if (op->name == "scf.for" || op->name == "scf.while") {
+      Json l;
+      l["op"] = op->name;
+      l["line"] = op->pos.line;
+      l["function"] = enclosingFunction(op);
+      l["depth"] = loopDepth(op);
+      l["iter_args"] = op->results.size();
+      l["num_stages"] = optInt(op->intAttr("tt.num_stages"));
+      l["source"] = locJson(op->loc);
+      loops.push_back(l);
+    }
+  });
+
+  Json ops = Json::object();
+  int64_t total = 0;
+  for (auto &[name, count] : opCounts) {
+    ops[name] = count;
+    total += count;
+  }
+  Json unknownOps = Json::array();
+  for (auto &[name, info] : unknown)
+    unknownOps.push_back(Json{{"name", name}, {"count", info.first},
+                              {"line", info.second.line}, {"col", info.second.col}});
+
+  if (opts.format == "json") {
+    Json j = envelope("inspect", "OK", kExitOk);
+    j["file"] = opts.file;
+    j["module"] = module;
+    j["layouts"] = layouts;
+    j["ops"] = ops;
+    j["op_total"] = total;
+    j["unknown_ops"] = unknownOps;
+    j["functions"] = functions;
+    j["loops"] = loops;
+    printJson(j);
+    return kExitOk;
+  }
+
+  std::string out;
+  out += fmt::format("file:      {}\n", opts.file);
+  out += fmt::format("target:    {}  num_warps={}  threads_per_warp={}  num_ctas={}\n",
+                     mod.facts.target.empty() ? "?" : mod.facts.target,
+                     mod.facts.numWarps ? std::to_string(*mod.facts.numWarps) : "?",
+                     mod.facts.threadsPerWarp ? std::to_string(*mod.facts.threadsPerWarp) : "?",
+                     mod.facts.numCtas ? std::to_string(*mod.facts.numCtas) : "?");
+  out += fmt::format("\nlayouts ({}):\n", layouts.size());
+  for (auto &l : layouts) {
+    out += fmt::format("  {:<10} {:<20} {}\n", l["name"].get<std::string>(),
+                       l["kind"].get<std::string>(), l["attr"].get<std::string>());
+    if (l["gluon"].is_null())
+      out += fmt::format("  {:<10} {:<20} gluon: none ({})\n", "", "",
+                         l["reason"].get<std::string>());
+    else
+      out += fmt::format("  {:<10} {:<20} gluon: {}\n", "", "",
+                         l["gluon"].get<std::string>());
+  }
+  out += fmt::format("\nfunctions ({}):\n", functions.size());
+  for (auto &f : functions)
+    out += fmt::format("  @{} ({}, {} args) line {}\n", f["name"].get<std::string>(),
+                       f["visibility"].get<std::string>(), f["num_args"].get<size_t>(),
+                       f["line"].get<unsigned>());
+  out += fmt::format("\nloops ({}):\n", loops.size());
+  for (auto &l : loops)
+    out += fmt::format("  line {:<5} {} in @{}  depth {}  iter_args {}  num_stages {}\n",
+                       l["line"].get<unsigned>(), l["op"].get<std::string>(),
+                       l["function"].get<std::string>(), l["depth"].get<int>(),
+                       l["iter_args"].get<size_t>(),
+                       l["num_stages"].is_null() ? "-" : std::to_string(l["num_stages"].get<int64_t>()));
+  out += fmt::format("\nops ({} total, {} kinds):\n", total, opCounts.size());
+  for (auto &[name, count] : opCounts)
+    out += fmt::format("  {:>6}  {}\n", count, name);
+  out += fmt::format("\nunknown ops: {}\n", unknown.empty() ? "none" : "");
+  for (auto &[name, info] : unknown)
+    out += fmt::format("  {} ({}x, first at line {})\n", name, info.first, info.second.line);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return kExitOk;
+}
+
+} // namespace
+
+void addInspectCommand(CLI::App &root) {
+  auto *cmd = root.add_subcommand(
+      "inspect", "Load a .ttgir/.ttir dump and report module facts, layouts, ops and loops");
+  cmd->add_option("file", opts.file, "The dump to read")->required();
+  cmd->add_option("--gluon-api", opts.gluonApi, "Gluon API for the constructors")
+      ->capture_default_str();
+  cmd->add_option("--format", opts.format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  cmd->add_flag("--json", opts.json, "Same as --format json");
+}
+
+int runInspectCommand() { return execute(); }
+
+} // namespace tilexform::cli

@@ -1,0 +1,276 @@
+// `tilexform layout`: one layout's canonical text, Gluon constructor, linear
+// layout and per-thread table.
+#include "tilexform/cli/Commands.h"
+#include "tilexform/cli/Output.h"
+#include "tilexform/gluon/Gluon.h"
+#include "tilexform/ir/Module.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+#include <map>
+
+namespace tilexform::cli {
+
+namespace {
+
+struct LayoutOptions {
+  std::string attr, type, shape, gluonApi = "3.6", format = "text";
+  bool json = false, table = false;
+} opts;
+
+CLI::App *layoutCmd = nullptr;
+
+std::optional<std::vector<int64_t>> parseShape(const std::string &s) {
+  std::vector<int64_t> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t j = i;
+    while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j])))
+      ++j;
+    if (j == i || j - i > 9)
+      return std::nullopt;
+    out.push_back(std::stoll(s.substr(i, j - i)));
+    if (j == s.size())
+      break;
+    if (s[j] != 'x' && s[j] != ',')
+      return std::nullopt;
+    i = j + 1;
+    if (i == s.size())
+      return std::nullopt;
+  }
+  if (out.empty())
+    return std::nullopt;
+  return out;
+}
+
+Json linearJson(const layout::LinearLayout &ll) {
+  Json j;
+  for (auto &[name, bases] : ll.bases())
+    j[name] = basesJson(bases);
+  return j;
+}
+
+Json outDimsJson(const layout::LinearLayout &ll) {
+  Json j;
+  for (auto &[name, size] : ll.outDims())
+    j[name] = size;
+  return j;
+}
+
+// Every hardware location holding each element, in element order.
+std::map<std::vector<int32_t>, std::vector<std::vector<int32_t>>>
+ownersOf(const layout::LinearLayout &ll) {
+  std::map<std::vector<int32_t>, std::vector<std::vector<int32_t>>> owners;
+  auto ins = ll.inDimNames();
+  std::vector<int32_t> sizes;
+  int64_t total = 1;
+  for (auto &n : ins) {
+    sizes.push_back(ll.inDimSize(n));
+    total *= ll.inDimSize(n);
+  }
+  std::vector<int32_t> idx(ins.size(), 0);
+  for (int64_t k = 0; k < total; ++k) {
+    int64_t rem = k;
+    for (size_t d = 0; d < ins.size(); ++d) {
+      idx[d] = int32_t(rem % sizes[d]);
+      rem /= sizes[d];
+    }
+    std::vector<std::pair<std::string, int32_t>> in;
+    for (size_t d = 0; d < ins.size(); ++d)
+      in.emplace_back(ins[d], idx[d]);
+    std::vector<int32_t> elem;
+    for (auto &[n, v] : ll.apply(in))
+      elem.push_back(v);
+    owners[elem].push_back(idx);
+  }
+  return owners;
+}
+
+std::string ownerText(const std::vector<std::string> &ins, const std::vector<int32_t> &idx) {
+  // register/lane/warp/block -> "B0:W1:T5:R3"; offset/block -> "B0:O12".
+  std::string s;
+  std::map<std::string, int32_t> by;
+  for (size_t d = 0; d < ins.size(); ++d)
+    by[ins[d]] = idx[d];
+  if (by.count("offset"))
+    return fmt::format("B{}:O{}", by["block"], by["offset"]);
+  return fmt::format("B{}:W{}:T{}:R{}", by["block"], by["warp"], by["lane"], by["register"]);
+}
+
+int execute() {
+  if (opts.json)
+    opts.format = "json";
+  Format format = opts.format == "json" ? Format::Json : Format::Text;
+  auto api = gluon::parseGluonApi(opts.gluonApi);
+  if (!api)
+    return reportError("--gluon-api: unknown Gluon API '" + opts.gluonApi +
+                           "' (use 3.6, or 3.5 for the ctas_per_cga spelling)",
+                       kExitUsage);
+  if (opts.attr.empty() == opts.type.empty())
+    return reportError("layout: give exactly one of --attr (with --shape) or --type",
+                       kExitUsage);
+  if (!opts.attr.empty() && opts.shape.empty())
+    return reportError("layout: --attr needs --shape (e.g. --shape 128x64)", kExitUsage);
+
+  auto ctx = ir::makeContext();
+  layout::EncodingPtr enc;
+  std::vector<int64_t> shape;
+  std::string source = !opts.attr.empty() ? "--attr" : "--type";
+  if (!opts.attr.empty()) {
+    auto parsedShape = parseShape(opts.shape);
+    if (!parsedShape)
+      return reportError("--shape: expected dims like 128x64, got '" + opts.shape + "'",
+                         kExitUsage);
+    shape = *parsedShape;
+    auto a = ir::parseAttributeText(ctx.get(), opts.attr);
+    if (!a) {
+      return reportError(llvm::handleErrors(a.takeError(), [&](const ir::InputError &e) {
+                           return llvm::make_error<ir::InputError>(source, e.line, e.col,
+                                                                   e.message);
+                         }));
+    }
+    auto l = mlir::dyn_cast<ir::LayoutEncodingAttr>(*a);
+    if (!l)
+      return reportError("--attr: not a Triton layout attribute: " + opts.attr, kExitInput);
+    enc = l.getEncoding();
+  } else {
+    auto t = ir::parseTypeText(ctx.get(), opts.type);
+    if (!t) {
+      return reportError(llvm::handleErrors(t.takeError(), [&](const ir::InputError &e) {
+                           return llvm::make_error<ir::InputError>(source, e.line, e.col,
+                                                                   e.message);
+                         }));
+    }
+    enc = ir::encodingOf(*t);
+    if (!enc)
+      return reportError("--type: the type carries no layout: " + opts.type, kExitInput);
+    shape = ir::layoutShapeOf(*t);
+  }
+
+  if (enc->is<layout::OpaqueEncoding>())
+    return reportError(source + ": '" + layout::printEncoding(*enc) +
+                           "' is not a layout tilexform models",
+                       kExitInput);
+  if (enc->rank() != shape.size())
+    return reportError(fmt::format("{}: the layout has rank {} but the shape has rank {}",
+                                   source, enc->rank(), shape.size()),
+                       kExitInput);
+
+  std::string canonical = layout::printEncoding(*enc);
+  auto emitted = gluon::emitGluon(*enc, *api);
+  std::optional<layout::LinearLayout> ll;
+  std::string linearError;
+  try {
+    ll = layout::toLinearLayout(*enc, shape);
+  } catch (const std::invalid_argument &e) {
+    linearError = e.what();
+  }
+  std::string roundtrip;
+  std::string roundtripDetail;
+  if (emitted.expr) {
+    auto rt = gluon::checkRoundTrip(*enc, *emitted.expr, ll ? shape : std::vector<int64_t>{});
+    roundtrip = rt.exact ? "EXACT" : "DIFFERS";
+    roundtripDetail = rt.detail;
+  }
+  int exitCode = emitted.expr ? kExitOk : kExitFinding;
+  std::string verdict = emitted.expr ? roundtrip : "UNRECOVERABLE";
+  if (emitted.expr && roundtrip != "EXACT")
+    exitCode = kExitFinding;
+
+  if (format == Format::Json) {
+    Json j = envelope("layout", verdict, exitCode);
+    j["attr"] = canonical;
+    j["shape"] = shape;
+    j["kind"] = enc->kind();
+    j["gluon"] = emitted.expr ? Json(*emitted.expr) : Json(nullptr);
+    if (!emitted.expr)
+      j["reason"] = emitted.reason;
+    j["gluon_api"] = gluon::gluonApiName(*api);
+    j["linear"] = ll ? linearJson(*ll) : Json(nullptr);
+    if (ll) {
+      j["out_dims"] = outDimsJson(*ll);
+      Json masks;
+      for (auto &[n, m] : ll->freeVariableMasks())
+        masks[n] = m;
+      j["free_variable_masks"] = masks;
+    } else {
+      j["linear_error"] = linearError;
+    }
+    j["roundtrip"] = emitted.expr ? Json(roundtrip) : Json(nullptr);
+    if (!roundtripDetail.empty())
+      j["roundtrip_detail"] = roundtripDetail;
+    if (opts.table && ll) {
+      Json rows = Json::array();
+      auto ins = ll->inDimNames();
+      for (auto &[elem, owners] : ownersOf(*ll)) {
+        Json who = Json::array();
+        for (auto &idx : owners) {
+          Json o;
+          for (size_t d = 0; d < ins.size(); ++d)
+            o[ins[d]] = idx[d];
+          who.push_back(o);
+        }
+        rows.push_back(Json{{"element", elem}, {"owners", who}});
+      }
+      j["table"] = rows;
+    }
+    printJson(j);
+    return exitCode;
+  }
+
+  std::string out;
+  out += fmt::format("layout:    {}\n", canonical);
+  out += fmt::format("kind:      {}\n", enc->kind());
+  out += fmt::format("shape:     {}\n", fmt::join(shape, "x"));
+  if (emitted.expr)
+    out += fmt::format("gluon:     {}\n", *emitted.expr);
+  else
+    out += fmt::format("gluon:     none ({})\n", emitted.reason);
+  if (emitted.expr)
+    out += fmt::format("roundtrip: {}{}\n", roundtrip,
+                       roundtripDetail.empty() ? "" : " (" + roundtripDetail + ")");
+  if (ll) {
+    out += "linear layout:";
+    out += ll->toString();
+    out += "\n";
+  } else {
+    out += "linear layout: none (" + linearError + ")\n";
+  }
+  if (opts.table && ll) {
+    out += "\nper-element owners (B=block W=warp T=lane R=register O=offset):\n";
+    auto ins = ll->inDimNames();
+    for (auto &[elem, owners] : ownersOf(*ll)) {
+      std::vector<std::string> who;
+      for (auto &idx : owners)
+        who.push_back(ownerText(ins, idx));
+      out += fmt::format("  [{}] {}\n", fmt::join(elem, ", "), fmt::join(who, " "));
+    }
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return exitCode;
+}
+
+} // namespace
+
+void addLayoutCommand(CLI::App &root) {
+  layoutCmd = root.add_subcommand(
+      "layout", "One layout: canonical text, Gluon constructor, linear layout, table");
+  layoutCmd->add_option("--attr", opts.attr, "Layout attribute text, e.g. '#ttg.blocked<{...}>'");
+  layoutCmd->add_option("--shape", opts.shape, "Tensor shape for --attr, e.g. 128x64");
+  layoutCmd->add_option("--type", opts.type,
+                        "A tensor or !ttg.memdesc type carrying the layout (shape from the type)");
+  layoutCmd->add_option("--gluon-api", opts.gluonApi,
+                        "Gluon API to emit: 3.6 (cga_layout) or 3.5 (ctas_per_cga)")
+      ->capture_default_str();
+  layoutCmd->add_flag("--table", opts.table, "Print the per-element owner table");
+  layoutCmd->add_option("--format", opts.format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  layoutCmd->add_flag("--json", opts.json, "Same as --format json");
+}
+
+int runLayoutCommand() { return execute(); }
+
+} // namespace tilexform::cli

@@ -1,0 +1,45 @@
+#include "tilexform/Version.h"
+#include "tilexform/cli/Commands.h"
+#include "tilexform/cli/Output.h"
+
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+
+namespace tilexform::cli {
+
+int run(int argc, char **argv) {
+  CLI::App app{"tilexform: read Triton dumps, recover and verify Gluon layouts", "tilexform"};
+  app.set_version_flag("--version", std::string("tilexform ") + kVersion);
+  app.require_subcommand(1);
+  addInspectCommand(app);
+  addLayoutCommand(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    std::string what = e.what();
+    if (what.empty())
+      what = "bad command line";
+    return reportError("usage: " + what + " (see tilexform --help)", kExitUsage);
+  }
+  try {
+    for (auto *sub : app.get_subcommands()) {
+      if (sub->get_name() == "inspect")
+        return runInspectCommand();
+      if (sub->get_name() == "layout")
+        return runLayoutCommand();
+    }
+  } catch (const std::exception &e) {
+    return reportError(std::string("internal error: ") + e.what(), kExitInternal);
+  }
+  return reportError("usage: no command given (see tilexform --help)", kExitUsage);
+}
+
+} // namespace tilexform::cli

@@ -1,0 +1,68 @@
+#include "tilexform/cli/Output.h"
+
+#include "tilexform/Version.h"
+#include "tilexform/ir/Module.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace tilexform::cli {
+
+constexpr int kSchemaVersion = 1;
+
+Json envelope(const std::string &command, const std::string &verdict, int exitCode) {
+  Json j;
+  j["tool"] = "tilexform";
+  j["version"] = kVersion;
+  j["command"] = command;
+  j["schema"] = kSchemaVersion;
+  j["verdict"] = verdict;
+  j["exit_code"] = exitCode;
+  return j;
+}
+
+void printJson(const Json &doc) {
+  // Render fully before writing so a failure never leaves half a document.
+  std::string text = doc.dump(2, ' ', false, Json::error_handler_t::replace);
+  text += '\n';
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+int reportError(llvm::Error err, int exitCode) {
+  std::string line;
+  llvm::handleAllErrors(
+      std::move(err),
+      [&](const ir::InputError &e) {
+        if (e.line == 0)
+          line = e.file + ": error: " + e.message;
+        else
+          line = e.file + ":" + std::to_string(e.line) + ":" + std::to_string(e.col) +
+                 ": error: " + e.message;
+      },
+      [&](const llvm::ErrorInfoBase &e) { line = "error: " + e.message(); });
+  // Keep it to one line.
+  for (auto &c : line)
+    if (c == '\n' || c == '\r')
+      c = ' ';
+  std::fprintf(stderr, "tilexform: %s\n", line.c_str());
+  return exitCode;
+}
+
+int reportError(const std::string &message, int exitCode) {
+  std::string line = message;
+  for (auto &c : line)
+    if (c == '\n' || c == '\r')
+      c = ' ';
+  std::fprintf(stderr, "tilexform: %s\n", line.c_str());
+  return exitCode;
+}
+
+Json basesJson(const std::vector<std::vector<int32_t>> &bases) {
+  Json arr = Json::array();
+  for (auto &b : bases)
+    arr.push_back(b);
+  return arr;
+}
+
+} // namespace tilexform::cli

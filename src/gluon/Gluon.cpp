@@ -1,0 +1,665 @@
+#include "tilexform/gluon/Gluon.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fmt/format.h>
+#include <map>
+#include <variant>
+
+namespace tilexform::gluon {
+
+using namespace layout;
+
+std::optional<GluonApi> parseGluonApi(const std::string &text) {
+  if (text == "3.6" || text == "3.7" || text == "3.8" || text == "head")
+    return GluonApi::V3_6;
+  if (text == "3.5" || text == "pre-3.6" || text == "legacy")
+    return GluonApi::V3_5;
+  return std::nullopt;
+}
+
+std::string gluonApiName(GluonApi api) {
+  return api == GluonApi::V3_6 ? "3.6" : "3.5";
+}
+
+namespace {
+
+template <class... Ts> struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts> Overloaded(Ts...) -> Overloaded<Ts...>;
+
+std::string list(const std::vector<unsigned> &v) {
+  return fmt::format("[{}]", fmt::join(v, ", "));
+}
+
+std::string basesText(const Bases &bases) {
+  std::vector<std::string> parts;
+  for (auto &b : bases)
+    parts.push_back(fmt::format("[{}]", fmt::join(b, ", ")));
+  return fmt::format("[{}]", fmt::join(parts, ", "));
+}
+
+const char *pyBool(bool b) { return b ? "True" : "False"; }
+
+// ---- emission ---------------------------------------------------------------
+
+struct Emitter {
+  GluonApi api;
+  std::string reason;
+
+  // The CGA keyword arguments, empty for one CTA.
+  std::string cga(const CGALayout &c, unsigned rank) const {
+    if (c.bases.empty())
+      return "";
+    if (api == GluonApi::V3_6)
+      return ", cga_layout=" + basesText(c.bases);
+    auto p = cgaToSplitParams(c, rank);
+    return fmt::format(", ctas_per_cga={}, cta_split_num={}, cta_order={}",
+                       list(p.ctasPerCGA), list(p.ctaSplitNum), list(p.ctaOrder));
+  }
+
+  std::optional<std::string> emit(const Encoding &enc) {
+    return std::visit(
+        Overloaded{
+            [&](const BlockedEncoding &e) -> std::optional<std::string> {
+              return fmt::format("gl.BlockedLayout(size_per_thread={}, "
+                                 "threads_per_warp={}, warps_per_cta={}, "
+                                 "order={}{})",
+                                 list(e.sizePerThread), list(e.threadsPerWarp),
+                                 list(e.warpsPerCTA), list(e.order),
+                                 cga(e.cga, unsigned(e.order.size())));
+            },
+            [&](const SliceEncoding &e) -> std::optional<std::string> {
+              auto p = emit(*e.parent);
+              if (!p)
+                return std::nullopt;
+              return fmt::format("gl.SliceLayout(dim={}, parent={})", e.dim, *p);
+            },
+            [&](const DotOperandEncoding &e) -> std::optional<std::string> {
+              auto p = emit(*e.parent);
+              if (!p)
+                return std::nullopt;
+              return fmt::format(
+                  "gl.DotOperandLayout(operand_index={}, parent={}, k_width={})",
+                  e.opIdx, *p, e.kWidth);
+            },
+            [&](const NvidiaMmaEncoding &e) -> std::optional<std::string> {
+              return fmt::format("gl.NVMMADistributedLayout(version=[{}, {}], "
+                                 "warps_per_cta={}, instr_shape={}{})",
+                                 e.versionMajor, e.versionMinor,
+                                 list(e.warpsPerCTA), list(e.instrShape),
+                                 cga(e.cga, unsigned(e.warpsPerCTA.size())));
+            },
+            [&](const AmdMfmaEncoding &e) -> std::optional<std::string> {
+              std::string s = fmt::format(
+                  "gl.amd.AMDMFMALayout(version={}, instr_shape={}, "
+                  "transposed={}, warps_per_cta={}",
+                  e.version, list(e.instrShape), pyBool(e.isTransposed),
+                  list(e.warpsPerCTA));
+              if (e.elementBitWidth != 32)
+                s += fmt::format(", element_bitwidth={}", e.elementBitWidth);
+              if (std::any_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
+                              [](unsigned t) { return t != 1; }))
+                s += ", tiles_per_warp=" + list(e.tilesPerWarp);
+              return s + cga(e.cga, unsigned(e.warpsPerCTA.size())) + ")";
+            },
+            [&](const AmdWmmaEncoding &e) -> std::optional<std::string> {
+              std::vector<unsigned> instr = e.instrShape.empty()
+                                                ? std::vector<unsigned>{16, 16, 16}
+                                                : e.instrShape;
+              std::string s = fmt::format(
+                  "gl.amd.AMDWMMALayout(version={}, transposed={}, "
+                  "warps_per_cta={}, instr_shape={}",
+                  e.version, pyBool(e.isTranspose), list(e.warpsPerCTA),
+                  list(instr));
+              if (std::any_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
+                              [](unsigned t) { return t != 1; }))
+                s += ", tiles_per_warp=" + list(e.tilesPerWarp);
+              return s + cga(e.cga, unsigned(e.warpsPerCTA.size())) + ")";
+            },
+            [&](const LinearEncoding &e) -> std::optional<std::string> {
+              if (e.generic) {
+                reason = "#ttg.generic_linear has no Gluon constructor in "
+                         "Triton 3.6 (DistributedLinearLayout builds only "
+                         "permutation layouts there)";
+                return std::nullopt;
+              }
+              std::vector<unsigned> shape;
+              for (auto &[n, s] : e.ll.outDims())
+                shape.push_back(unsigned(s));
+              return fmt::format(
+                  "gl.DistributedLinearLayout(reg_bases={}, lane_bases={}, "
+                  "warp_bases={}, block_bases={}, shape={})",
+                  basesText(e.ll.basesOf("register")),
+                  basesText(e.ll.basesOf("lane")),
+                  basesText(e.ll.basesOf("warp")),
+                  basesText(e.ll.basesOf("block")), list(shape));
+            },
+            [&](const SwizzledSharedEncoding &e) -> std::optional<std::string> {
+              if (e.rotating) {
+                reason = "#ttg.amd_rotating_shared has no Gluon class in "
+                         "Triton 3.6 (layoutToGluon does not handle it)";
+                return std::nullopt;
+              }
+              return fmt::format("gl.SwizzledSharedLayout(vec={}, per_phase={}, "
+                                 "max_phase={}, order={}{})",
+                                 e.vec, e.perPhase, e.maxPhase, list(e.order),
+                                 cga(e.cga, unsigned(e.order.size())));
+            },
+            [&](const NVMMASharedEncoding &e) -> std::optional<std::string> {
+              std::string s = fmt::format(
+                  "gl.NVMMASharedLayout(swizzle_byte_width={}, element_bitwidth={}",
+                  e.swizzlingByteWidth, e.elementBitWidth);
+              // Before 3.6 `rank` had no default.
+              if (e.rank != 2 || api == GluonApi::V3_5)
+                s += fmt::format(", rank={}", e.rank);
+              if (e.transposed)
+                s += ", transposed=True";
+              if (e.fp4Padded)
+                s += ", fp4_padded=True";
+              return s + cga(e.cga, e.rank) + ")";
+            },
+            [&](const SharedLinearEncoding &e) -> std::optional<std::string> {
+              std::string s = "gl.SharedLinearLayout(offset_bases=" +
+                              basesText(e.ll.basesOf("offset"));
+              if (!e.ll.basesOf("block").empty())
+                s += ", block_bases=" + basesText(e.ll.basesOf("block"));
+              if (e.alignment != 16)
+                s += fmt::format(", alignment={}", e.alignment);
+              return s + ")";
+            },
+            [&](const PaddedSharedEncoding &e) -> std::optional<std::string> {
+              std::vector<std::string> pairs;
+              for (auto &[i, p] : e.intervalPaddings)
+                pairs.push_back(fmt::format("[{}, {}]", i, p));
+              std::vector<unsigned> shape;
+              for (auto &[n, s] : e.linear.outDims())
+                shape.push_back(unsigned(s));
+              return fmt::format("gl.PaddedSharedLayout(interval_padding_pairs=[{}], "
+                                 "offset_bases={}, block_bases={}, shape={})",
+                                 fmt::join(pairs, ", "),
+                                 basesText(e.linear.basesOf("offset")),
+                                 basesText(e.linear.basesOf("block")), list(shape));
+            },
+            [&](const LegacySharedEncoding &) -> std::optional<std::string> {
+              reason = "legacy #ttg.shared needs the memdesc element type to "
+                       "know its modern kind";
+              return std::nullopt;
+            },
+            [&](const OpaqueEncoding &e) -> std::optional<std::string> {
+              reason = "#" + e.kind + " has no Gluon layout constructor that "
+                                      "tilexform emits";
+              return std::nullopt;
+            }},
+        enc.value);
+  }
+};
+
+// ---- parsing ----------------------------------------------------------------
+
+struct PyValue;
+using PyList = std::vector<PyValue>;
+struct PyCall {
+  std::string name;
+  std::vector<PyValue> args;
+  std::vector<std::pair<std::string, PyValue>> kwargs;
+};
+struct PyNone {};
+struct PyValue {
+  std::variant<PyNone, int64_t, bool, std::string, PyList,
+               std::shared_ptr<PyCall>>
+      v;
+};
+
+class PyParser {
+public:
+  explicit PyParser(const std::string &s) : s_(s) {}
+
+  PyValue parseTop() {
+    PyValue v = value();
+    skip();
+    if (i_ != s_.size())
+      error("unexpected text after the expression");
+    return v;
+  }
+
+private:
+  [[noreturn]] void error(const std::string &msg) {
+    throw std::invalid_argument(fmt::format("col {}: {}", i_ + 1, msg));
+  }
+  void skip() {
+    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_])))
+      ++i_;
+  }
+  bool eat(char c) {
+    skip();
+    if (i_ < s_.size() && s_[i_] == c) {
+      ++i_;
+      return true;
+    }
+    return false;
+  }
+  void expect(char c) {
+    if (!eat(c))
+      error(fmt::format("expected '{}'", c));
+  }
+  std::string ident() {
+    skip();
+    size_t start = i_;
+    while (i_ < s_.size() &&
+           (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_' ||
+            s_[i_] == '.'))
+      ++i_;
+    return s_.substr(start, i_ - start);
+  }
+  PyValue value() {
+    if (++depth_ > 64)
+      error("expression nests too deeply");
+    skip();
+    if (i_ >= s_.size())
+      error("unexpected end of expression");
+    PyValue out;
+    char c = s_[i_];
+    if (c == '[' || c == '(') {
+      char close = c == '[' ? ']' : ')';
+      ++i_;
+      PyList items;
+      if (!eat(close)) {
+        do {
+          skip();
+          if (i_ < s_.size() && s_[i_] == close)
+            break; // trailing comma
+          items.push_back(value());
+        } while (eat(','));
+        expect(close);
+      }
+      out.v = std::move(items);
+    } else if (c == '-' || std::isdigit(static_cast<unsigned char>(c))) {
+      size_t start = i_;
+      ++i_;
+      while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_])))
+        ++i_;
+      try {
+        out.v = int64_t(std::stoll(s_.substr(start, i_ - start)));
+      } catch (...) {
+        error("bad integer");
+      }
+    } else if (c == '\'' || c == '"') {
+      size_t end = s_.find(c, i_ + 1);
+      if (end == std::string::npos)
+        error("unterminated string");
+      out.v = s_.substr(i_ + 1, end - i_ - 1);
+      i_ = end + 1;
+    } else {
+      std::string name = ident();
+      if (name.empty())
+        error("expected a value");
+      if (name == "True" || name == "False") {
+        out.v = name == "True";
+      } else if (name == "None") {
+        out.v = PyNone{};
+      } else {
+        auto call = std::make_shared<PyCall>();
+        call->name = name;
+        expect('(');
+        if (!eat(')')) {
+          do {
+            skip();
+            if (i_ < s_.size() && s_[i_] == ')')
+              break;
+            size_t save = i_;
+            std::string kw = ident();
+            if (!kw.empty() && kw.find('.') == std::string::npos && eat('=')) {
+              call->kwargs.emplace_back(kw, value());
+            } else {
+              i_ = save;
+              if (!call->kwargs.empty())
+                error("positional argument after keyword argument");
+              call->args.push_back(value());
+            }
+          } while (eat(','));
+          expect(')');
+        }
+        out.v = call;
+      }
+    }
+    --depth_;
+    return out;
+  }
+
+  const std::string &s_;
+  size_t i_ = 0;
+  int depth_ = 0;
+};
+
+// Binds a call's arguments to a class's field list (positional order).
+class Args {
+public:
+  Args(const PyCall &call, std::vector<std::string> fields) : name_(call.name) {
+    if (call.args.size() > fields.size())
+      throw std::invalid_argument(name_ + ": too many positional arguments");
+    for (size_t i = 0; i < call.args.size(); ++i)
+      values_[fields[i]] = call.args[i];
+    for (auto &[k, v] : call.kwargs) {
+      if (std::find(fields.begin(), fields.end(), k) == fields.end())
+        throw std::invalid_argument(name_ + ": unexpected keyword argument '" + k + "'");
+      if (values_.count(k))
+        throw std::invalid_argument(name_ + ": argument '" + k + "' given twice");
+      values_[k] = v;
+    }
+  }
+  bool has(const std::string &k) const {
+    auto it = values_.find(k);
+    return it != values_.end() && !std::holds_alternative<PyNone>(it->second.v);
+  }
+  const PyValue &get(const std::string &k) const {
+    auto it = values_.find(k);
+    if (it == values_.end())
+      throw std::invalid_argument(name_ + ": missing argument '" + k + "'");
+    return it->second;
+  }
+  int64_t integer(const std::string &k) const {
+    auto *p = std::get_if<int64_t>(&get(k).v);
+    if (!p || *p < 0)
+      throw std::invalid_argument(name_ + ": '" + k + "' must be a non-negative integer");
+    return *p;
+  }
+  int64_t integer(const std::string &k, int64_t dflt) const {
+    return has(k) ? integer(k) : dflt;
+  }
+  bool boolean(const std::string &k, bool dflt) const {
+    if (!has(k))
+      return dflt;
+    auto *p = std::get_if<bool>(&get(k).v);
+    if (!p)
+      throw std::invalid_argument(name_ + ": '" + k + "' must be True or False");
+    return *p;
+  }
+  std::vector<unsigned> ints(const std::string &k) const {
+    return intsOf(get(k), k);
+  }
+  std::vector<unsigned> ints(const std::string &k,
+                             std::vector<unsigned> dflt) const {
+    return has(k) ? ints(k) : dflt;
+  }
+  Bases bases(const std::string &k) const {
+    if (!has(k))
+      return {};
+    auto *l = std::get_if<PyList>(&get(k).v);
+    if (!l)
+      throw std::invalid_argument(name_ + ": '" + k + "' must be a list of lists");
+    Bases out;
+    for (auto &item : *l) {
+      auto v = intsOf(item, k);
+      out.emplace_back(v.begin(), v.end());
+    }
+    return out;
+  }
+  const std::string &name() const { return name_; }
+
+private:
+  std::vector<unsigned> intsOf(const PyValue &v, const std::string &k) const {
+    auto *l = std::get_if<PyList>(&v.v);
+    if (!l)
+      throw std::invalid_argument(name_ + ": '" + k + "' must be a list");
+    std::vector<unsigned> out;
+    for (auto &item : *l) {
+      auto *p = std::get_if<int64_t>(&item.v);
+      if (!p || *p < 0 || *p > (int64_t(1) << 31))
+        throw std::invalid_argument(name_ + ": '" + k + "' must hold non-negative integers");
+      out.push_back(unsigned(*p));
+    }
+    return out;
+  }
+  std::string name_;
+  std::map<std::string, PyValue> values_;
+};
+
+CGALayout cgaArgs(const Args &a, unsigned rank) {
+  if (a.has("cga_layout"))
+    return CGALayout{a.bases("cga_layout")};
+  if (a.has("ctas_per_cga") || a.has("cta_split_num") || a.has("cta_order")) {
+    std::vector<unsigned> ones(rank, 1), order;
+    for (int i = int(rank) - 1; i >= 0; --i)
+      order.push_back(unsigned(i));
+    return cgaFromSplitParams(a.ints("ctas_per_cga", ones),
+                              a.ints("cta_split_num", ones),
+                              a.ints("cta_order", order));
+  }
+  return {};
+}
+
+std::string shortName(const std::string &dotted) {
+  auto pos = dotted.rfind('.');
+  return pos == std::string::npos ? dotted : dotted.substr(pos + 1);
+}
+
+LinearLayout namedLayout(std::vector<std::pair<std::string, Bases>> dims,
+                         const std::vector<unsigned> &shape) {
+  std::vector<LinearLayout::DimBases> bases;
+  for (auto &[n, b] : dims)
+    bases.emplace_back(n, std::vector<LinearLayout::Basis>(b.begin(), b.end()));
+  std::vector<LinearLayout::OutDim> outs;
+  for (size_t i = 0; i < shape.size(); ++i)
+    outs.emplace_back("dim" + std::to_string(i), int32_t(shape[i]));
+  for (auto &[n, vecs] : bases)
+    for (auto &v : vecs) {
+      if (v.size() != shape.size())
+        throw std::invalid_argument("basis length differs from the shape rank");
+      for (size_t d = 0; d < v.size(); ++d)
+        if (v[d] < 0 || v[d] >= int32_t(shape[d]))
+          throw std::invalid_argument("basis component outside the shape");
+    }
+  return LinearLayout(std::move(bases), std::move(outs));
+}
+
+EncodingPtr toEncoding(const PyValue &v);
+
+EncodingPtr callToEncoding(const PyCall &call) {
+  std::string cls = shortName(call.name);
+  const std::vector<std::string> cgaFields = {"cga_layout", "ctas_per_cga",
+                                              "cta_split_num", "cta_order"};
+  auto with = [&](std::vector<std::string> f) {
+    f.insert(f.end(), cgaFields.begin(), cgaFields.end());
+    return f;
+  };
+  if (cls == "BlockedLayout") {
+    Args a(call, with({"size_per_thread", "threads_per_warp", "warps_per_cta", "order"}));
+    BlockedEncoding e;
+    e.sizePerThread = a.ints("size_per_thread");
+    e.threadsPerWarp = a.ints("threads_per_warp");
+    e.warpsPerCTA = a.ints("warps_per_cta");
+    e.order = a.ints("order");
+    e.cga = cgaArgs(a, unsigned(e.order.size()));
+    return makeEncoding(e);
+  }
+  if (cls == "SliceLayout") {
+    Args a(call, {"dim", "parent"});
+    SliceEncoding e;
+    e.dim = unsigned(a.integer("dim"));
+    e.parent = toEncoding(a.get("parent"));
+    return makeEncoding(e);
+  }
+  if (cls == "DotOperandLayout") {
+    Args a(call, {"operand_index", "parent", "k_width"});
+    DotOperandEncoding e;
+    e.opIdx = unsigned(a.integer("operand_index"));
+    e.parent = toEncoding(a.get("parent"));
+    e.kWidth = unsigned(a.integer("k_width", 0));
+    return makeEncoding(e);
+  }
+  if (cls == "NVMMADistributedLayout") {
+    Args a(call, with({"version", "warps_per_cta", "instr_shape"}));
+    NvidiaMmaEncoding e;
+    auto ver = a.ints("version");
+    if (ver.size() != 2)
+      throw std::invalid_argument("NVMMADistributedLayout: version is [major, minor]");
+    e.versionMajor = ver[0];
+    e.versionMinor = ver[1];
+    e.warpsPerCTA = a.ints("warps_per_cta");
+    e.instrShape = a.ints("instr_shape");
+    e.cga = cgaArgs(a, unsigned(e.warpsPerCTA.size()));
+    return makeEncoding(e);
+  }
+  if (cls == "AMDMFMALayout") {
+    Args a(call, with({"version", "instr_shape", "transposed", "warps_per_cta",
+                       "element_bitwidth", "tiles_per_warp"}));
+    AmdMfmaEncoding e;
+    e.version = unsigned(a.integer("version"));
+    e.instrShape = a.ints("instr_shape");
+    e.isTransposed = a.boolean("transposed", false);
+    e.warpsPerCTA = a.ints("warps_per_cta");
+    e.elementBitWidth = unsigned(a.integer("element_bitwidth", 32));
+    e.tilesPerWarp = a.ints("tiles_per_warp", {});
+    if (std::all_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
+                    [](unsigned t) { return t == 1; }))
+      e.tilesPerWarp.clear();
+    e.cga = cgaArgs(a, unsigned(e.warpsPerCTA.size()));
+    return makeEncoding(e);
+  }
+  if (cls == "AMDWMMALayout") {
+    Args a(call, with({"version", "transposed", "warps_per_cta", "instr_shape",
+                       "tiles_per_warp"}));
+    AmdWmmaEncoding e;
+    e.version = unsigned(a.integer("version"));
+    e.isTranspose = a.boolean("transposed", false);
+    e.warpsPerCTA = a.ints("warps_per_cta");
+    e.instrShape = a.ints("instr_shape", {});
+    if (e.instrShape == std::vector<unsigned>{16, 16, 16})
+      e.instrShape.clear();
+    e.tilesPerWarp = a.ints("tiles_per_warp", {});
+    if (std::all_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
+                    [](unsigned t) { return t == 1; }))
+      e.tilesPerWarp.clear();
+    e.cga = cgaArgs(a, unsigned(e.warpsPerCTA.size()));
+    return makeEncoding(e);
+  }
+  if (cls == "DistributedLinearLayout") {
+    Args a(call, {"reg_bases", "lane_bases", "warp_bases", "block_bases", "shape"});
+    LinearEncoding e;
+    e.ll = namedLayout({{"register", a.bases("reg_bases")},
+                        {"lane", a.bases("lane_bases")},
+                        {"warp", a.bases("warp_bases")},
+                        {"block", a.bases("block_bases")}},
+                       a.ints("shape"));
+    return makeEncoding(e);
+  }
+  if (cls == "SwizzledSharedLayout") {
+    Args a(call, with({"vec", "per_phase", "max_phase", "order"}));
+    SwizzledSharedEncoding e;
+    e.vec = unsigned(a.integer("vec"));
+    e.perPhase = unsigned(a.integer("per_phase"));
+    e.maxPhase = unsigned(a.integer("max_phase"));
+    e.order = a.ints("order");
+    e.cga = cgaArgs(a, unsigned(e.order.size()));
+    return makeEncoding(e);
+  }
+  if (cls == "NVMMASharedLayout") {
+    Args a(call, with({"swizzle_byte_width", "element_bitwidth", "rank",
+                       "transposed", "fp4_padded"}));
+    NVMMASharedEncoding e;
+    e.swizzlingByteWidth = unsigned(a.integer("swizzle_byte_width"));
+    e.elementBitWidth = unsigned(a.integer("element_bitwidth"));
+    e.rank = unsigned(a.integer("rank", 2));
+    e.transposed = a.boolean("transposed", false);
+    e.fp4Padded = a.boolean("fp4_padded", false);
+    e.cga = cgaArgs(a, e.rank);
+    return makeEncoding(e);
+  }
+  if (cls == "SharedLinearLayout") {
+    Args a(call, {"offset_bases", "block_bases", "alignment"});
+    SharedLinearEncoding e;
+    Bases off = a.bases("offset_bases"), blk = a.bases("block_bases");
+    std::vector<std::string> names;
+    size_t rank = !off.empty() ? off[0].size() : (!blk.empty() ? blk[0].size() : 0);
+    if (rank == 0)
+      throw std::invalid_argument("SharedLinearLayout: empty layout");
+    std::vector<LinearLayout::DimBases> bases = {
+        {"offset", std::vector<LinearLayout::Basis>(off.begin(), off.end())},
+        {"block", std::vector<LinearLayout::Basis>(blk.begin(), blk.end())}};
+    e.ll = LinearLayout::inferred(std::move(bases), standardOutDimNames(int(rank)));
+    e.alignment = unsigned(a.integer("alignment", 16));
+    return makeEncoding(e);
+  }
+  if (cls == "PaddedSharedLayout") {
+    Args a(call, {"interval_padding_pairs", "offset_bases", "block_bases",
+                  "cga_layout", "shape"});
+    PaddedSharedEncoding e;
+    auto *pairs = std::get_if<PyList>(&a.get("interval_padding_pairs").v);
+    if (!pairs)
+      throw std::invalid_argument("PaddedSharedLayout: interval_padding_pairs must be a list");
+    for (auto &p : *pairs) {
+      auto *pl = std::get_if<PyList>(&p.v);
+      if (!pl || pl->size() != 2)
+        throw std::invalid_argument("PaddedSharedLayout: pairs are [interval, padding]");
+      auto *i = std::get_if<int64_t>(&(*pl)[0].v);
+      auto *q = std::get_if<int64_t>(&(*pl)[1].v);
+      if (!i || !q || *i <= 0 || *q <= 0)
+        throw std::invalid_argument("PaddedSharedLayout: bad pair");
+      e.intervalPaddings.emplace_back(unsigned(*i), unsigned(*q));
+    }
+    Bases blk = a.has("block_bases") ? a.bases("block_bases") : a.bases("cga_layout");
+    e.linear = namedLayout({{"offset", a.bases("offset_bases")}, {"block", blk}},
+                           a.ints("shape"));
+    return makeEncoding(e);
+  }
+  throw std::invalid_argument("unknown Gluon layout class '" + call.name + "'");
+}
+
+EncodingPtr toEncoding(const PyValue &v) {
+  auto *c = std::get_if<std::shared_ptr<PyCall>>(&v.v);
+  if (!c)
+    throw std::invalid_argument("expected a layout constructor call");
+  return callToEncoding(**c);
+}
+
+} // namespace
+
+GluonExpr emitGluon(const Encoding &enc, GluonApi api) {
+  Emitter em{api, ""};
+  GluonExpr r;
+  r.expr = em.emit(enc);
+  if (!r.expr)
+    r.reason = em.reason;
+  return r;
+}
+
+llvm::Expected<EncodingPtr> parseGluon(const std::string &text) {
+  try {
+    PyParser p(text);
+    return toEncoding(p.parseTop());
+  } catch (const std::invalid_argument &e) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", e.what());
+  }
+}
+
+RoundTrip checkRoundTrip(const Encoding &enc, const std::string &expr,
+                         const std::vector<int64_t> &shape) {
+  RoundTrip rt;
+  auto parsed = parseGluon(expr);
+  if (!parsed) {
+    rt.detail = "the constructor does not parse: " + llvm::toString(parsed.takeError());
+    return rt;
+  }
+  std::string want = printEncoding(enc), got = printEncoding(**parsed);
+  if (want != got) {
+    rt.detail = "attribute text differs: " + got;
+    return rt;
+  }
+  if (!shape.empty()) {
+    try {
+      if (toLinearLayout(enc, shape) != toLinearLayout(**parsed, shape)) {
+        rt.detail = "linear layouts differ";
+        return rt;
+      }
+    } catch (const std::invalid_argument &e) {
+      rt.detail = std::string("no linear layout to compare: ") + e.what();
+      return rt;
+    }
+  }
+  rt.exact = true;
+  return rt;
+}
+
+} // namespace tilexform::gluon

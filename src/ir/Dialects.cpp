@@ -1,0 +1,1105 @@
+#include "tilexform/ir/Dialects.h"
+
+#include <mlir/Dialect/Arith/IR/Arith.h>
+#include <mlir/Dialect/ControlFlow/IR/ControlFlow.h>
+#include <mlir/Dialect/Func/IR/FuncOps.h>
+#include <mlir/Dialect/GPU/IR/GPUDialect.h>
+#include <mlir/Dialect/LLVMIR/LLVMDialect.h>
+#include <mlir/Dialect/LLVMIR/NVVMDialect.h>
+#include <mlir/Dialect/LLVMIR/ROCDLDialect.h>
+#include <mlir/Dialect/Math/IR/Math.h>
+#include <mlir/Dialect/SCF/IR/SCF.h>
+#include <mlir/Dialect/UB/IR/UBOps.h>
+#include <mlir/IR/BuiltinAttributes.h>
+#include <mlir/IR/DialectImplementation.h>
+
+#include <fmt/format.h>
+#include <llvm/ADT/StringSet.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace tilexform::ir {
+
+using namespace mlir;
+using layout::EncodingPtr;
+
+namespace detail {
+
+struct LayoutAttrStorage : public AttributeStorage {
+  using KeyTy = std::pair<std::string, EncodingPtr>;
+  explicit LayoutAttrStorage(const KeyTy &key) : text(key.first), enc(key.second) {}
+  bool operator==(const KeyTy &key) const { return key.first == text; }
+  static llvm::hash_code hashKey(const KeyTy &key) {
+    return llvm::hash_value(key.first);
+  }
+  static LayoutAttrStorage *construct(AttributeStorageAllocator &alloc,
+                                      const KeyTy &key) {
+    return new (alloc.allocate<LayoutAttrStorage>()) LayoutAttrStorage(key);
+  }
+  std::string text;
+  EncodingPtr enc;
+};
+
+struct TritonTypeStorage : public TypeStorage {
+  using KeyTy = TritonTypeInfo;
+  explicit TritonTypeStorage(const KeyTy &key) : info(key) {}
+  bool operator==(const KeyTy &key) const { return key.text == info.text; }
+  static llvm::hash_code hashKey(const KeyTy &key) {
+    return llvm::hash_value(key.text);
+  }
+  static TritonTypeStorage *construct(TypeStorageAllocator &alloc,
+                                      const KeyTy &key) {
+    return new (alloc.allocate<TritonTypeStorage>()) TritonTypeStorage(key);
+  }
+  TritonTypeInfo info;
+};
+
+} // namespace detail
+
+LayoutEncodingAttr LayoutEncodingAttr::get(MLIRContext *ctx, EncodingPtr enc,
+                                           std::string text) {
+  if (text.empty())
+    text = layout::printEncoding(*enc);
+  return Base::get(ctx, std::make_pair(std::move(text), std::move(enc)));
+}
+
+const EncodingPtr &LayoutEncodingAttr::getEncoding() const {
+  return getImpl()->enc;
+}
+
+llvm::StringRef LayoutEncodingAttr::getText() const { return getImpl()->text; }
+
+TritonType TritonType::get(MLIRContext *ctx, TritonTypeInfo info) {
+  return Base::get(ctx, std::move(info));
+}
+
+const TritonTypeInfo &TritonType::info() const { return getImpl()->info; }
+
+std::string attrText(Attribute attr) {
+  if (!attr)
+    return "";
+  if (auto l = dyn_cast<LayoutEncodingAttr>(attr))
+    return l.getText().str();
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  attr.print(os);
+  return s;
+}
+
+static std::string dimsText(llvm::ArrayRef<int64_t> shape) {
+  std::string s;
+  for (auto d : shape)
+    s += (ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d)) + "x";
+  return s;
+}
+
+std::string typeText(Type type) {
+  if (!type)
+    return "";
+  if (auto t = dyn_cast<TritonType>(type))
+    return t.info().text;
+  if (auto t = dyn_cast<RankedTensorType>(type)) {
+    std::string s = "tensor<" + dimsText(t.getShape()) + typeText(t.getElementType());
+    if (t.getEncoding())
+      s += ", " + attrText(t.getEncoding());
+    return s + ">";
+  }
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  type.print(os);
+  return s;
+}
+
+EncodingPtr encodingOf(Type type) {
+  Attribute enc;
+  if (auto t = dyn_cast<RankedTensorType>(type))
+    enc = t.getEncoding();
+  else if (auto t = dyn_cast<TritonType>(type))
+    enc = t.info().encoding;
+  if (auto l = dyn_cast_or_null<LayoutEncodingAttr>(enc))
+    return l.getEncoding();
+  return nullptr;
+}
+
+std::vector<int64_t> layoutShapeOf(Type type) {
+  if (auto t = dyn_cast<RankedTensorType>(type))
+    return std::vector<int64_t>(t.getShape().begin(), t.getShape().end());
+  if (auto t = dyn_cast<TritonType>(type)) {
+    auto &info = t.info();
+    std::vector<int64_t> shape =
+        info.allocShape.empty() ? info.shape : info.allocShape;
+    if (auto enc = encodingOf(type)) {
+      unsigned rank = enc->rank();
+      if (rank && rank < shape.size())
+        shape.erase(shape.begin(), shape.end() - rank);
+    }
+    return shape;
+  }
+  return {};
+}
+
+namespace {
+
+using namespace layout;
+
+// ---- attribute body parsing -------------------------------------------------
+
+std::vector<unsigned> uintList(DialectAsmParser &p, Attribute a, StringRef key,
+                               bool &ok) {
+  std::vector<unsigned> out;
+  auto arr = dyn_cast_or_null<ArrayAttr>(a);
+  if (!arr) {
+    p.emitError(p.getNameLoc(), "expected a list of integers for '") << key << "'";
+    ok = false;
+    return out;
+  }
+  for (auto e : arr) {
+    auto i = dyn_cast<IntegerAttr>(e);
+    if (!i || i.getValue().isNegative()) {
+      p.emitError(p.getNameLoc(), "expected non-negative integers in '") << key << "'";
+      ok = false;
+      return out;
+    }
+    out.push_back(unsigned(i.getValue().getZExtValue()));
+  }
+  return out;
+}
+
+Bases basesList(DialectAsmParser &p, Attribute a, StringRef key, bool &ok) {
+  Bases out;
+  auto arr = dyn_cast_or_null<ArrayAttr>(a);
+  if (!arr) {
+    p.emitError(p.getNameLoc(), "expected a list of bases for '") << key << "'";
+    ok = false;
+    return out;
+  }
+  for (auto e : arr) {
+    auto v = uintList(p, e, key, ok);
+    if (!ok)
+      return {};
+    out.emplace_back(v.begin(), v.end());
+  }
+  return out;
+}
+
+bool uintValue(DialectAsmParser &p, Attribute a, StringRef key, unsigned &out) {
+  auto i = dyn_cast_or_null<IntegerAttr>(a);
+  if (!i || i.getValue().isNegative()) {
+    p.emitError(p.getNameLoc(), "expected a non-negative integer for '") << key << "'";
+    return false;
+  }
+  out = unsigned(i.getValue().getZExtValue());
+  return true;
+}
+
+bool boolValue(DialectAsmParser &p, Attribute a, StringRef key, bool &out) {
+  auto b = dyn_cast_or_null<BoolAttr>(a);
+  if (!b) {
+    p.emitError(p.getNameLoc(), "expected true or false for '") << key << "'";
+    return false;
+  }
+  out = b.getValue();
+  return true;
+}
+
+EncodingPtr encodingValue(DialectAsmParser &p, Attribute a, StringRef key) {
+  auto l = dyn_cast_or_null<LayoutEncodingAttr>(a);
+  if (!l || !l.getEncoding()->isDistributed()) {
+    p.emitError(p.getNameLoc(), "expected a distributed layout for '") << key << "'";
+    return nullptr;
+  }
+  return l.getEncoding();
+}
+
+// Collects the CGA part: CGALayout or the legacy CTA triple.
+struct CgaFields {
+  std::optional<Bases> bases;
+  std::vector<unsigned> ctasPerCGA, ctaSplitNum, ctaOrder;
+  bool take(DialectAsmParser &p, StringRef key, Attribute v, bool &ok) {
+    if (key == "CGALayout") {
+      bases = basesList(p, v, key, ok);
+      return true;
+    }
+    if (key == "CTAsPerCGA") {
+      ctasPerCGA = uintList(p, v, key, ok);
+      return true;
+    }
+    if (key == "CTASplitNum") {
+      ctaSplitNum = uintList(p, v, key, ok);
+      return true;
+    }
+    if (key == "CTAOrder") {
+      ctaOrder = uintList(p, v, key, ok);
+      return true;
+    }
+    return false;
+  }
+  std::optional<CGALayout> finish(DialectAsmParser &p, unsigned rank) {
+    if (bases) {
+      for (auto &b : *bases)
+        if (b.size() != rank) {
+          p.emitError(p.getNameLoc(), "CGALayout bases must have one entry per dim");
+          return std::nullopt;
+        }
+      return CGALayout{*bases};
+    }
+    if (ctasPerCGA.empty() && ctaSplitNum.empty() && ctaOrder.empty())
+      return CGALayout{};
+    std::vector<unsigned> ones(rank, 1), order;
+    for (int i = int(rank) - 1; i >= 0; --i)
+      order.push_back(unsigned(i));
+    try {
+      return cgaFromSplitParams(ctasPerCGA.empty() ? ones : ctasPerCGA,
+                                ctaSplitNum.empty() ? ones : ctaSplitNum,
+                                ctaOrder.empty() ? order : ctaOrder);
+    } catch (const std::invalid_argument &e) {
+      p.emitError(p.getNameLoc(), e.what());
+      return std::nullopt;
+    }
+  }
+  unsigned legacyRank() const {
+    if (!ctaOrder.empty())
+      return unsigned(ctaOrder.size());
+    if (!ctasPerCGA.empty())
+      return unsigned(ctasPerCGA.size());
+    if (bases && !bases->empty())
+      return unsigned((*bases)[0].size());
+    return 0;
+  }
+};
+
+LinearLayout namedLinear(std::vector<std::pair<std::string, Bases>> dims,
+                         unsigned rank) {
+  std::vector<LinearLayout::DimBases> bases;
+  for (auto &[n, b] : dims)
+    bases.emplace_back(n, std::vector<LinearLayout::Basis>(b.begin(), b.end()));
+  return LinearLayout::inferred(std::move(bases), standardOutDimNames(int(rank)));
+}
+
+unsigned rankOfBases(const std::vector<const Bases *> &all) {
+  for (auto *b : all)
+    if (b && !b->empty())
+      return unsigned((*b)[0].size());
+  return 0;
+}
+
+bool checkBasesRank(DialectAsmParser &p, const std::vector<const Bases *> &all,
+                    unsigned rank) {
+  for (auto *b : all)
+    for (auto &v : *b)
+      if (v.size() != rank) {
+        p.emitError(p.getNameLoc(), "all bases must have the same length");
+        return false;
+      }
+  return true;
+}
+
+// MLIR's K for the pre-3.6 two-element amd_mfma instrShape (16-bit operands).
+unsigned legacyMfmaK(unsigned version, unsigned m) {
+  bool cdna4 = version >= 4;
+  if (m == 32)
+    return cdna4 ? 16 : 8;
+  if (m == 16)
+    return cdna4 ? 32 : 16;
+  return 4;
+}
+
+Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
+  MLIRContext *ctx = p.getContext();
+  bool ok = true;
+  auto finish = [&](auto enc) -> Attribute {
+    if (!ok)
+      return {};
+    return LayoutEncodingAttr::get(ctx, makeEncoding(std::move(enc)));
+  };
+
+  if (mnemonic == "padded_shared") {
+    PaddedSharedEncoding e;
+    if (p.parseLess() || p.parseLSquare())
+      return {};
+    do {
+      int64_t interval, pad;
+      if (p.parseInteger(interval) || p.parseColon() || p.parsePlus() ||
+          p.parseInteger(pad))
+        return {};
+      if (interval <= 0 || pad <= 0 || (interval & (interval - 1)) ||
+          (pad & (pad - 1))) {
+        p.emitError(p.getNameLoc(), "padded_shared intervals and paddings must be powers of two");
+        return {};
+      }
+      e.intervalPaddings.emplace_back(unsigned(interval), unsigned(pad));
+    } while (succeeded(p.parseOptionalComma()));
+    DictionaryAttr dict;
+    if (p.parseRSquare() || p.parseAttribute(dict) || p.parseGreater())
+      return {};
+    if (dict.get("offset") || dict.get("block")) {
+      Bases off, blk;
+      for (auto nv : dict) {
+        StringRef k = nv.getName().strref();
+        if (k == "offset")
+          off = basesList(p, nv.getValue(), k, ok);
+        else if (k == "block")
+          blk = basesList(p, nv.getValue(), k, ok);
+        else {
+          p.emitError(p.getNameLoc(), "unexpected key: ") << k;
+          return {};
+        }
+      }
+      unsigned rank = rankOfBases({&off, &blk});
+      if (!ok || rank == 0 || !checkBasesRank(p, {&off, &blk}, rank)) {
+        if (ok)
+          p.emitError(p.getNameLoc(), "padded_shared needs offset bases");
+        return {};
+      }
+      e.linear = namedLinear({{"offset", off}, {"block", blk}}, rank);
+      return finish(e);
+    }
+    std::vector<unsigned> order, shape;
+    for (auto nv : dict) {
+      StringRef k = nv.getName().strref();
+      if (k == "order")
+        order = uintList(p, nv.getValue(), k, ok);
+      else if (k == "shape")
+        shape = uintList(p, nv.getValue(), k, ok);
+      else if (k == "CTAsPerCGA" || k == "CTASplitNum" || k == "CTAOrder")
+        continue; // pre-3.6 padded layouts only allowed one CTA
+      else {
+        p.emitError(p.getNameLoc(), "unexpected key: ") << k;
+        return {};
+      }
+    }
+    if (!ok)
+      return {};
+    if (order.size() != shape.size() || order.empty()) {
+      p.emitError(p.getNameLoc(), "padded_shared needs 'order' and 'shape' of the same rank");
+      return {};
+    }
+    std::vector<int32_t> s(shape.begin(), shape.end());
+    e.linear = identityStandardND("offset", s, order) *
+               LinearLayout::identity1D(1, "block", "dim0");
+    e.linear = e.linear.transposeOuts(standardOutDimNames(int(shape.size())));
+    return finish(e);
+  }
+
+  DictionaryAttr dict;
+  if (p.parseLess() || p.parseAttribute(dict))
+    return {};
+  unsigned alignment = 0;
+  if (mnemonic == "shared_linear") {
+    int64_t a;
+    if (p.parseComma() || p.parseKeyword("alignment") || p.parseEqual() ||
+        p.parseInteger(a))
+      return {};
+    if (a <= 0 || (a & (a - 1))) {
+      p.emitError(p.getNameLoc(), "alignment must be a power of two");
+      return {};
+    }
+    alignment = unsigned(a);
+  }
+  if (p.parseGreater())
+    return {};
+
+  CgaFields cga;
+  if (mnemonic == "blocked") {
+    BlockedEncoding e;
+    for (auto nv : dict) {
+      StringRef k = nv.getName().strref();
+      Attribute v = nv.getValue();
+      if (k == "sizePerThread")
+        e.sizePerThread = uintList(p, v, k, ok);
+      else if (k == "threadsPerWarp")
+        e.threadsPerWarp = uintList(p, v, k, ok);
+      else if (k == "warpsPerCTA")
+        e.warpsPerCTA = uintList(p, v, k, ok);
+      else if (k == "order")
+        e.order = uintList(p, v, k, ok);
+      else if (!cga.take(p, k, v, ok)) {
+        p.emitError(p.getNameLoc(), "unexpected key: ") << k;
+        return {};
+      }
+    }
+    size_t r = e.order.size();
+    if (ok && (r == 0 || e.sizePerThread.size() != r ||
+               e.threadsPerWarp.size() != r || e.warpsPerCTA.size() != r)) {
+      p.emitError(p.getNameLoc(),
+                  "blocked needs sizePerThread, threadsPerWarp, warpsPerCTA and "
+                  "order of one rank");
+      return {};
+    }
+    if (ok) {
+      for (auto *v : {&e.sizePerThread, &e.threadsPerWarp, &e.warpsPerCTA})
+        for (auto x : *v)
+          if (x == 0 || (x & (x - 1))) {
+            p.emitError(p.getNameLoc(), "blocked layout entries must be powers of two");
+            return {};
+          }
+    }
+    auto c = ok ? cga.finish(p, unsigned(r)) : std::nullopt;
+    if (!c)
+      return {};
+    e.cga = *c;
+    return finish(e);
+  }
+  if (mnemonic == "slice") {
+    SliceEncoding e;
+    bool haveDim = false;
+    for (auto nv : dict) {
+      StringRef k = nv.getName().strref();
+      if (k == "dim")
+        haveDim = ok = uintValue(p, nv.getValue(), k, e.dim);
+      else if (k == "parent") {
+        e.parent = encodingValue(p, nv.getValue(), k);
+        ok = ok && e.parent;
+      } else {
+        p.emitError(p.getNameLoc(), "unexpected key: ") << k;
+        return {};
+      }
+      if (!ok)
+        return {};
+    }
+    if (!haveDim || !e.parent) {
+      p.emitError(p.getNameLoc(), "slice needs 'dim' and 'parent'");
+      return {};
+    }
+    if (e.parent->rank() < 2 || e.dim >= e.parent->rank()) {
+      p.emitError(p.getNameLoc(), "slice dim must be below the parent rank (>= 2)");
+      return {};
+    }
+    return finish(e);
+  }
+  if (mnemonic == "dot_op") {
+    DotOperandEncoding e;
+    bool haveIdx = false;
+    for (auto nv : dict) {
+      StringRef k = nv.getName().strref();
+      if (k == "opIdx")
+        haveIdx = ok = uintValue(p, nv.getValue(), k, e.opIdx);
+      else if (k == "kWidth")
+        ok = uintValue(p, nv.getValue(), k, e.kWidth);
+      else if (k == "parent") {
+        e.parent = encodingValue(p, nv.getValue(), k);
+        ok = e.parent != nullptr;
+      } else {
+        p.emitError(p.getNameLoc(), "unexpected key: ") << k;
+        return {};
+      }
+      if (!ok)
+        return {};
+    }
+    if (!haveIdx || !e.parent || e.opIdx > 1) {
+      p.emitError(p.getNameLoc(), "dot_op needs 'opIdx' (0 or 1) and 'parent'");
+      return {};
+    }
+    if (e.parent->is<LinearEncoding>() || e.parent->is<SliceEncoding>() ||
+        e.parent->is<DotOperandEncoding>()) {
+      p.emitError(p.getNameLoc(), "dot_op parent must be blocked or an MMA layout");
+      return {};
+    }
+    return finish(e);
+  }
+  if (mnemonic == "nvidia_mma") {
+    NvidiaMmaEncoding e;
+    for (auto nv : dict) {
+      StringRef k = nv.getName().strref();
+      Attribute v = nv.getValue();
+      if (k == "versionMajor")
+        ok = uintValue(p, v, k, e.versionMajor);
+      else if (k == "versionMinor")
+        ok = uintValue(p, v, k, e.versionMinor);
+      else if (k == "warpsPerCTA")
+        e.warpsPerCTA = uintList(p, v, k, ok);
+      else if (k == "instrShape")
+        e.instrShape = uintList(p, v, k, ok);
+      else
+        cga.take(p, k, v, ok); // Triton ignores unknown keys here
+      if (!ok)
+        return {};
+    }
+    if (e.warpsPerCTA.empty() || e.instrShape.empty()) {
+      p.emitError(p.getNameLoc(), "nvidia_mma needs 'warpsPerCTA' and 'instrShape'");
+      return {};
+    }
+    auto c = cga.finish(p, unsigned(e.warpsPerCTA.size()));
+    if (!c)
+      return {};
+    e.cga = *c;
+    return finish(e);
+  }
+  if (mnemonic == "amd_mfma") {
+    AmdMfmaEncoding e;
+    bool haveTransposed = false, haveVersion = false;
+    for (auto nv : dict) {
+      StringRef k = nv.getName().strref();
+      Attribute v = nv.getValue();
+      if (k == "version" || k == "versionMajor")
+        haveVersion = ok = uintValue(p, v, k, e.version);
+      else if (k == "versionMinor")
+        continue;
+      else if (k == "warpsPerCTA")
+        e.warpsPerCTA = uintList(p, v, k, ok);
+      else if (k == "instrShape")
+        e.instrShape = uintList(p, v, k, ok);
+      else if (k == "isTransposed")
+        haveTransposed = ok = boolValue(p, v, k, e.isTransposed);
+      else if (k == "tilesPerWarp")
+        e.tilesPerWarp = uintList(p, v, k, ok);
+      else if (k == "elementBitWidth")
+        ok = uintValue(p, v, k, e.elementBitWidth);
+      else if (k == "elementType") {
+        auto t = dyn_cast<TypeAttr>(v);
+        e.elementBitWidth = t && t.getValue().isF64() ? 64 : 32;
+      } else
+        cga.take(p, k, v, ok);
+      if (!ok)
+        return {};
+    }
+    if (!haveVersion || e.warpsPerCTA.empty() || e.instrShape.size() < 2 ||
+        !haveTransposed) {
+      p.emitError(p.getNameLoc(),
+                  "amd_mfma needs 'version', 'warpsPerCTA', 'instrShape' and "
+                  "'isTransposed'");
+      return {};
+    }
+    if (e.instrShape.size() == 2)
+      e.instrShape.push_back(legacyMfmaK(e.version, e.instrShape[0]));
+    auto mn = std::make_pair(e.instrShape[0], e.instrShape[1]);
+    if (mn != std::make_pair(32u, 32u) && mn != std::make_pair(16u, 16u) &&
+        mn != std::make_pair(64u, 4u) && mn != std::make_pair(4u, 64u)) {
+      p.emitError(p.getNameLoc(), "amd_mfma instrShape (M, N) must be 32x32, 16x16, 64x4 or 4x64");
+      return {};
+    }
+    if (e.elementBitWidth != 32 && e.elementBitWidth != 64) {
+      p.emitError(p.getNameLoc(), "amd_mfma elementBitWidth must be 32 or 64");
+      return {};
+    }
+    if (!e.tilesPerWarp.empty() && e.tilesPerWarp.size() != e.warpsPerCTA.size()) {
+      p.emitError(p.getNameLoc(), "amd_mfma tilesPerWarp must have one entry per dim");
+      return {};
+    }
+    if (std::all_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
+                    [](unsigned t) { return t == 1; }))
+      e.tilesPerWarp.clear();
+    auto c = cga.finish(p, unsigned(e.warpsPerCTA.size()));
+    if (!c)
+      return {};
+    e.cga = *c;
+    return finish(e);
+  }
+  if (mnemonic == "amd_wmma") {
+    AmdWmmaEncoding e;
+    DictionaryAttr ctaLayout;
+    unsigned rank = 2;
+    for (auto nv : dict) {
+      StringRef k = nv.getName().strref();
+      Attribute v = nv.getValue();
+      if (k == "version")
+        ok = uintValue(p, v, k, e.version);
+      else if (k == "isTranspose" || k == "isTransposed")
+        ok = boolValue(p, v, k, e.isTranspose);
+      else if (k == "warpsPerCTA")
+        e.warpsPerCTA = uintList(p, v, k, ok);
+      else if (k == "tilesPerWarp")
+        e.tilesPerWarp = uintList(p, v, k, ok);
+      else if (k == "instrShape")
+        e.instrShape = uintList(p, v, k, ok);
+      else if (k == "ctaLayout")
+        ctaLayout = dyn_cast<DictionaryAttr>(v);
+      else if (k == "rank")
+        ok = uintValue(p, v, k, rank);
+      else
+        cga.take(p, k, v, ok);
+      if (!ok)
+        return {};
+    }
+    if (ctaLayout) {
+      // The later spelling: a linear layout over whole tiles. It maps back to
+      // warpsPerCTA/tilesPerWarp when it is the identity that
+      // chooseWmmaCTALinearLayout builds (dims innermost-first).
+      Bases regs, warps;
+      if (auto r = ctaLayout.get("register"))
+        regs = basesList(p, r, "register", ok);
+      if (auto w = ctaLayout.get("warp"))
+        warps = basesList(p, w, "warp", ok);
+      if (!ok)
+        return {};
+      unsigned r = rankOfBases({&regs, &warps});
+      if (r)
+        rank = r;
+      e.warpsPerCTA.assign(rank, 1);
+      e.tilesPerWarp.assign(rank, 1);
+      std::vector<int32_t> seen(rank, 1);
+      bool identity = true;
+      int lastDim = int(rank);
+      auto absorb = [&](const Bases &bs, std::vector<unsigned> &count, bool isWarp) {
+        for (auto &b : bs) {
+          int nz = -1;
+          for (unsigned d = 0; d < rank; ++d)
+            if (b[d]) {
+              if (nz >= 0)
+                identity = false;
+              nz = int(d);
+            }
+          if (nz < 0 || b[nz] != seen[nz]) {
+            identity = false;
+            continue;
+          }
+          (void)isWarp;
+          (void)lastDim;
+          seen[nz] *= 2;
+          count[nz] *= 2;
+        }
+      };
+      absorb(regs, e.tilesPerWarp, false);
+      absorb(warps, e.warpsPerCTA, true);
+      if (!identity) {
+        p.emitError(p.getNameLoc(),
+                    "amd_wmma ctaLayout is not expressible as warpsPerCTA/"
+                    "tilesPerWarp (Triton 3.6 form)");
+        return {};
+      }
+    }
+    if (e.warpsPerCTA.empty()) {
+      p.emitError(p.getNameLoc(), "amd_wmma needs 'warpsPerCTA' or 'ctaLayout'");
+      return {};
+    }
+    if (e.version < 1 || e.version > 3) {
+      p.emitError(p.getNameLoc(), "amd_wmma version must be 1, 2 or 3");
+      return {};
+    }
+    if (std::all_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
+                    [](unsigned t) { return t == 1; }))
+      e.tilesPerWarp.clear();
+    if (e.instrShape == std::vector<unsigned>{16, 16, 16})
+      e.instrShape.clear();
+    auto c = cga.finish(p, unsigned(e.warpsPerCTA.size()));
+    if (!c)
+      return {};
+    e.cga = *c;
+    return finish(e);
+  }
+  if (mnemonic == "linear" || mnemonic == "generic_linear") {
+    Bases regs, lanes, warps, blocks;
+    bool have[4] = {false, false, false, false};
+    for (auto nv : dict) {
+      StringRef k = nv.getName().strref();
+      if (k == "register")
+        regs = basesList(p, nv.getValue(), k, ok), have[0] = true;
+      else if (k == "lane")
+        lanes = basesList(p, nv.getValue(), k, ok), have[1] = true;
+      else if (k == "warp")
+        warps = basesList(p, nv.getValue(), k, ok), have[2] = true;
+      else if (k == "block")
+        blocks = basesList(p, nv.getValue(), k, ok), have[3] = true;
+      else {
+        p.emitError(p.getNameLoc(), "unexpected key: ") << k;
+        return {};
+      }
+      if (!ok)
+        return {};
+    }
+    const char *names[] = {"register", "lane", "warp", "block"};
+    for (int i = 0; i < 4; ++i)
+      if (!have[i]) {
+        p.emitError(p.getNameLoc(), "Expected basis of '") << names[i] << "' not found";
+        return {};
+      }
+    unsigned rank = rankOfBases({&regs, &lanes, &warps, &blocks});
+    if (rank == 0) {
+      p.emitError(p.getNameLoc(), "Empty Layout not supported");
+      return {};
+    }
+    if (!checkBasesRank(p, {&regs, &lanes, &warps, &blocks}, rank))
+      return {};
+    LinearEncoding e;
+    e.generic = mnemonic == "generic_linear";
+    e.ll = namedLinear({{"register", regs}, {"lane", lanes}, {"warp", warps}, {"block", blocks}},
+                       rank);
+    if (!e.ll.isSurjective()) {
+      p.emitError(p.getNameLoc(), "linear layout is not surjective");
+      return {};
+    }
+    return finish(e);
+  }
+  if (mnemonic == "swizzled_shared" || mnemonic == "amd_rotating_shared" ||
+      mnemonic == "shared") {
+    LegacySharedEncoding e;
+    for (auto nv : dict) {
+      StringRef k = nv.getName().strref();
+      Attribute v = nv.getValue();
+      if (k == "vec")
+        ok = uintValue(p, v, k, e.vec);
+      else if (k == "perPhase")
+        ok = uintValue(p, v, k, e.perPhase);
+      else if (k == "maxPhase")
+        ok = uintValue(p, v, k, e.maxPhase);
+      else if (k == "order")
+        e.order = uintList(p, v, k, ok);
+      else if (k == "hasLeadingOffset" && mnemonic == "shared")
+        ok = boolValue(p, v, k, e.hasLeadingOffset);
+      else if (!cga.take(p, k, v, ok)) {
+        p.emitError(p.getNameLoc(), "unexpected key: ") << k;
+        return {};
+      }
+      if (!ok)
+        return {};
+    }
+    if (e.order.empty() || e.vec == 0 || e.perPhase == 0 || e.maxPhase == 0) {
+      p.emitError(p.getNameLoc(), "shared layout needs vec, perPhase, maxPhase (>= 1) and order");
+      return {};
+    }
+    auto c = cga.finish(p, unsigned(e.order.size()));
+    if (!c)
+      return {};
+    e.cga = *c;
+    if (mnemonic == "shared")
+      return finish(e);
+    SwizzledSharedEncoding s;
+    s.vec = e.vec;
+    s.perPhase = e.perPhase;
+    s.maxPhase = e.maxPhase;
+    s.order = e.order;
+    s.cga = e.cga;
+    s.rotating = mnemonic == "amd_rotating_shared";
+    return finish(s);
+  }
+  if (mnemonic == "nvmma_shared") {
+    NVMMASharedEncoding e;
+    bool haveSwizzle = false, haveBits = false, haveRank = false;
+    for (auto nv : dict) {
+      StringRef k = nv.getName().strref();
+      Attribute v = nv.getValue();
+      if (k == "swizzlingByteWidth")
+        haveSwizzle = ok = uintValue(p, v, k, e.swizzlingByteWidth);
+      else if (k == "transposed")
+        ok = boolValue(p, v, k, e.transposed);
+      else if (k == "elementBitWidth")
+        haveBits = ok = uintValue(p, v, k, e.elementBitWidth);
+      else if (k == "fp4Padded")
+        ok = boolValue(p, v, k, e.fp4Padded);
+      else if (k == "rank")
+        haveRank = ok = uintValue(p, v, k, e.rank);
+      else if (!cga.take(p, k, v, ok)) {
+        p.emitError(p.getNameLoc(), "unexpected key: ") << k;
+        return {};
+      }
+      if (!ok)
+        return {};
+    }
+    if (!haveSwizzle || !haveBits || e.elementBitWidth == 0) {
+      p.emitError(p.getNameLoc(), "nvmma_shared needs 'swizzlingByteWidth' and 'elementBitWidth'");
+      return {};
+    }
+    if (e.swizzlingByteWidth != 0 && e.swizzlingByteWidth != 32 &&
+        e.swizzlingByteWidth != 64 && e.swizzlingByteWidth != 128) {
+      p.emitError(p.getNameLoc(), "swizzlingByteWidth must be 0, 32, 64 or 128");
+      return {};
+    }
+    if (!haveRank && cga.legacyRank())
+      e.rank = cga.legacyRank();
+    auto c = cga.finish(p, e.rank);
+    if (!c)
+      return {};
+    e.cga = *c;
+    return finish(e);
+  }
+  if (mnemonic == "shared_linear") {
+    Bases off, blk;
+    for (auto nv : dict) {
+      StringRef k = nv.getName().strref();
+      if (k == "offset")
+        off = basesList(p, nv.getValue(), k, ok);
+      else if (k == "block")
+        blk = basesList(p, nv.getValue(), k, ok);
+      else {
+        p.emitError(p.getNameLoc(), "unexpected key: ") << k;
+        return {};
+      }
+      if (!ok)
+        return {};
+    }
+    unsigned rank = rankOfBases({&off, &blk});
+    if (rank == 0 || !checkBasesRank(p, {&off, &blk}, rank)) {
+      if (rank == 0)
+        p.emitError(p.getNameLoc(), "shared_linear needs offset bases");
+      return {};
+    }
+    SharedLinearEncoding e;
+    e.ll = namedLinear({{"offset", off}, {"block", blk}}, rank);
+    e.alignment = alignment;
+    return finish(e);
+  }
+  p.emitError(p.getNameLoc(), "unknown layout '") << mnemonic << "'";
+  return {};
+}
+
+// Consumes an attribute or type body we only keep by text.
+bool skipOpaqueBody(DialectAsmParser &p) {
+  if (failed(p.parseOptionalLess()))
+    return true;
+  int depth = 1;
+  int guard = 0;
+  while (depth > 0) {
+    if (++guard > 100000)
+      return false;
+    if (succeeded(p.parseOptionalGreater())) {
+      --depth;
+      continue;
+    }
+    if (succeeded(p.parseOptionalLess())) {
+      ++depth;
+      continue;
+    }
+    if (succeeded(p.parseOptionalComma()) || succeeded(p.parseOptionalEqual()) ||
+        succeeded(p.parseOptionalColon()) || succeeded(p.parseOptionalArrow()) ||
+        succeeded(p.parseOptionalQuestion()) || succeeded(p.parseOptionalStar()) ||
+        succeeded(p.parseOptionalPlus()) || succeeded(p.parseOptionalLParen()) ||
+        succeeded(p.parseOptionalRParen()))
+      continue;
+    StringRef kw;
+    if (succeeded(p.parseOptionalKeyword(&kw)))
+      continue;
+    Attribute a;
+    auto r = p.parseOptionalAttribute(a);
+    if (r.has_value()) {
+      if (failed(*r))
+        return false;
+      continue;
+    }
+    Type t;
+    auto rt = p.parseOptionalType(t);
+    if (rt.has_value()) {
+      if (failed(*rt))
+        return false;
+      continue;
+    }
+    p.emitError(p.getCurrentLocation(), "unexpected token in attribute body");
+    return false;
+  }
+  return true;
+}
+
+const llvm::StringSet<> &layoutMnemonics() {
+  static const llvm::StringSet<> set = {
+      "blocked",      "slice",          "dot_op",          "nvidia_mma",
+      "amd_mfma",     "amd_wmma",       "linear",          "generic_linear",
+      "swizzled_shared", "amd_rotating_shared", "shared", "nvmma_shared",
+      "shared_linear", "padded_shared"};
+  return set;
+}
+
+// ---- type bodies ------------------------------------------------------------
+
+Type parseTritonType(DialectAsmParser &p, StringRef canonicalNs, StringRef mnemonic) {
+  MLIRContext *ctx = p.getContext();
+  TritonTypeInfo info;
+  if (mnemonic == "ptr") {
+    info.kind = TritonTypeKind::Pointer;
+    if (p.parseLess() || p.parseType(info.elementType))
+      return {};
+    if (succeeded(p.parseOptionalComma())) {
+      int64_t as;
+      if (p.parseInteger(as))
+        return {};
+      info.addressSpace = int(as);
+    }
+    if (p.parseGreater())
+      return {};
+    info.text = "!tt.ptr<" + typeText(info.elementType) +
+                (info.addressSpace != 1 ? ", " + std::to_string(info.addressSpace) : "") + ">";
+    return TritonType::get(ctx, std::move(info));
+  }
+  if (mnemonic == "memdesc") {
+    info.kind = TritonTypeKind::MemDesc;
+    SmallVector<int64_t> dims;
+    if (p.parseLess() || p.parseDimensionList(dims, /*allowDynamic=*/false,
+                                              /*withTrailingX=*/true) ||
+        p.parseType(info.elementType))
+      return {};
+    info.shape.assign(dims.begin(), dims.end());
+    while (succeeded(p.parseOptionalComma())) {
+      if (succeeded(p.parseOptionalKeyword("mutable"))) {
+        info.isMutable = true;
+        continue;
+      }
+      Attribute a;
+      auto r = p.parseOptionalAttribute(a);
+      if (r.has_value()) {
+        if (failed(*r))
+          return {};
+        if (!info.encoding)
+          info.encoding = a;
+        else
+          info.memorySpace = a;
+        continue;
+      }
+      SmallVector<int64_t> alloc;
+      if (p.parseDimensionList(alloc, false, /*withTrailingX=*/false))
+        return {};
+      info.allocShape.assign(alloc.begin(), alloc.end());
+    }
+    if (p.parseGreater())
+      return {};
+    if (auto l = dyn_cast_or_null<LayoutEncodingAttr>(info.encoding)) {
+      if (l.getEncoding()->is<LegacySharedEncoding>()) {
+        unsigned bits = info.elementType.isIntOrFloat()
+                            ? info.elementType.getIntOrFloatBitWidth()
+                            : 16;
+        auto resolved = resolveLegacyShared(l.getEncoding(), bits,
+                                            unsigned(l.getEncoding()->rank()));
+        info.encoding = LayoutEncodingAttr::get(ctx, resolved);
+      }
+    }
+    if (!info.memorySpace)
+      info.memorySpace = LayoutEncodingAttr::get(
+          ctx, makeEncoding(OpaqueEncoding{"shared_memory", "#ttg.shared_memory"}),
+          "#ttg.shared_memory");
+    std::string s = "!ttg.memdesc<";
+    for (auto d : info.shape)
+      s += std::to_string(d) + "x";
+    s += typeText(info.elementType);
+    if (info.encoding)
+      s += ", " + attrText(info.encoding);
+    s += ", " + attrText(info.memorySpace);
+    if (info.isMutable)
+      s += ", mutable";
+    if (!info.allocShape.empty() && info.allocShape != info.shape) {
+      std::vector<std::string> parts;
+      for (auto d : info.allocShape)
+        parts.push_back(std::to_string(d));
+      s += ", " + fmt::format("{}", fmt::join(parts, "x"));
+    }
+    info.text = s + ">";
+    return TritonType::get(ctx, std::move(info));
+  }
+  if (mnemonic == "tensordesc" || mnemonic == "tensordesc_im2col") {
+    info.kind = TritonTypeKind::TensorDesc;
+    if (p.parseLess())
+      return {};
+    Type block;
+    if (succeeded(p.parseOptionalKeyword("tensor"))) {
+      // 3.3-3.7 spelling: !tt.tensordesc<tensor<...>>
+      SmallVector<int64_t> dims;
+      if (p.parseLess() || p.parseDimensionList(dims, false, true) ||
+          p.parseType(info.elementType))
+        return {};
+      info.shape.assign(dims.begin(), dims.end());
+      if (succeeded(p.parseOptionalComma()) && p.parseAttribute(info.encoding))
+        return {};
+      if (p.parseGreater())
+        return {};
+    } else {
+      SmallVector<int64_t> dims;
+      if (p.parseDimensionList(dims, false, true) || p.parseType(info.elementType))
+        return {};
+      info.shape.assign(dims.begin(), dims.end());
+      if (succeeded(p.parseOptionalComma()) && p.parseAttribute(info.encoding))
+        return {};
+    }
+    if (p.parseGreater())
+      return {};
+    std::string s = "!" + canonicalNs.str() + "." + mnemonic.str() + "<tensor<";
+    for (auto d : info.shape)
+      s += std::to_string(d) + "x";
+    s += typeText(info.elementType);
+    if (info.encoding)
+      s += ", " + attrText(info.encoding);
+    info.text = s + ">>";
+    return TritonType::get(ctx, std::move(info));
+  }
+  // Anything else (async tokens, newer types) is kept by its text.
+  std::string spec = p.getFullSymbolSpec().str();
+  if (!skipOpaqueBody(p))
+    return {};
+  info.kind = TritonTypeKind::Other;
+  info.text = "!" + canonicalNs.str() + "." + spec;
+  return TritonType::get(ctx, std::move(info));
+}
+
+// ---- dialects ---------------------------------------------------------------
+
+class TritonFamilyDialect : public Dialect {
+public:
+  TritonFamilyDialect(StringRef ns, StringRef canonical, MLIRContext *ctx, TypeID id)
+      : Dialect(ns, ctx, id), canonical_(canonical) {}
+
+  Attribute parseAttribute(DialectAsmParser &p, Type type) const override {
+    StringRef mnemonic;
+    std::string spec = p.getFullSymbolSpec().str();
+    if (p.parseKeyword(&mnemonic))
+      return {};
+    if (canonical_ == "ttg" && layoutMnemonics().contains(mnemonic))
+      return parseLayoutBody(p, mnemonic);
+    if (!skipOpaqueBody(p))
+      return {};
+    std::string text = "#" + canonical_ + "." + spec;
+    return LayoutEncodingAttr::get(getContext(),
+                                   makeEncoding(OpaqueEncoding{canonical_ + "." + mnemonic.str(), text}),
+                                   text);
+  }
+  void printAttribute(Attribute attr, DialectAsmPrinter &os) const override {
+    std::string t = attrText(attr);
+    auto dot = t.find('.');
+    os << (dot == std::string::npos ? t : t.substr(dot + 1));
+  }
+  Type parseType(DialectAsmParser &p) const override {
+    StringRef mnemonic;
+    if (p.parseKeyword(&mnemonic))
+      return {};
+    return parseTritonType(p, canonical_, mnemonic);
+  }
+  void printType(Type type, DialectAsmPrinter &os) const override {
+    std::string t = typeText(type);
+    auto dot = t.find('.');
+    os << (dot == std::string::npos ? t : t.substr(dot + 1));
+  }
+
+protected:
+  std::string canonical_;
+};
+
+#define TILEXFORM_DIALECT(ClassName, Ns, Canonical, Init)                        \
+  class ClassName : public TritonFamilyDialect {                               \
+  public:                                                                      \
+    explicit ClassName(MLIRContext *ctx)                                       \
+        : TritonFamilyDialect(Ns, Canonical, ctx, TypeID::get<ClassName>()) {  \
+      Init;                                                                    \
+    }                                                                          \
+    static constexpr StringLiteral getDialectNamespace() { return Ns; }        \
+  };
+
+TILEXFORM_DIALECT(TritonDialect, "tt", "tt", addTypes<TritonType>())
+TILEXFORM_DIALECT(TritonGPUDialect, "ttg", "ttg", addAttributes<LayoutEncodingAttr>())
+TILEXFORM_DIALECT(TritonNvidiaGPUDialect, "ttng", "ttng", (void)0)
+TILEXFORM_DIALECT(TritonAMDGPUDialect, "amdg", "amdg", (void)0)
+TILEXFORM_DIALECT(GluonDialect, "gluon", "gluon", (void)0)
+TILEXFORM_DIALECT(NVGPUDialect, "nvg", "nvg", (void)0)
+// Older prefixes, parsed into the canonical attributes and types.
+TILEXFORM_DIALECT(LegacyTritonGPUDialect, "triton_gpu", "ttg", (void)0)
+TILEXFORM_DIALECT(LegacyTritonNvidiaGPUDialect, "triton_nvidia_gpu", "ttng", (void)0)
+TILEXFORM_DIALECT(LegacyAMDGPUDialect, "amdgpu", "amdg", (void)0)
+TILEXFORM_DIALECT(LegacyNVGPUDialect, "nvgpu", "nvg", (void)0)
+
+#undef TILEXFORM_DIALECT
+
+} // namespace
+
+void registerAllDialects(DialectRegistry &registry) {
+  registry.insert<arith::ArithDialect, math::MathDialect, scf::SCFDialect,
+                  cf::ControlFlowDialect, ub::UBDialect, func::FuncDialect,
+                  LLVM::LLVMDialect, NVVM::NVVMDialect, ROCDL::ROCDLDialect,
+                  gpu::GPUDialect>();
+  registry.insert<TritonDialect, TritonGPUDialect, TritonNvidiaGPUDialect,
+                  TritonAMDGPUDialect, GluonDialect, NVGPUDialect,
+                  LegacyTritonGPUDialect, LegacyTritonNvidiaGPUDialect,
+                  LegacyAMDGPUDialect, LegacyNVGPUDialect>();
+}
+
+std::unique_ptr<MLIRContext> makeContext() {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  auto ctx = std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
+  ctx->loadAllAvailableDialects();
+  ctx->allowUnregisteredDialects(true);
+  return ctx;
+}
+
+} // namespace tilexform::ir
