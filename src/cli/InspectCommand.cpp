@@ -70,10 +70,15 @@ int execute() {
   module["shared"] = optInt(mod.facts.shared);
 
   Json layouts = Json::array();
+  Json otherAliases = Json::array();
   for (auto &a : mod.aliases) {
     auto l = mlir::dyn_cast_or_null<ir::LayoutEncodingAttr>(a.attr);
-    if (!l)
+    if (!l || !l.getEncoding()->isLayout()) {
+      otherAliases.push_back(Json{{"name", a.name},
+                                  {"attr", a.attr ? ir::attrText(a.attr) : a.definition},
+                                  {"line", a.pos.line}});
       continue;
+    }
     Json j;
     j["name"] = a.name;
     j["attr"] = l.getText().str();
@@ -144,6 +149,7 @@ int execute() {
     j["file"] = opts.file;
     j["module"] = module;
     j["layouts"] = layouts;
+    j["other_aliases"] = otherAliases;
     j["ops"] = ops;
     j["op_total"] = total;
     j["unknown_ops"] = unknownOps;

@@ -149,11 +149,10 @@ int execute() {
     shape = ir::layoutShapeOf(*t);
   }
 
-  if (enc->is<layout::OpaqueEncoding>())
-    return reportError(source + ": '" + layout::printEncoding(*enc) +
-                           "' is not a layout tilexform models",
+  if (!enc->isLayout())
+    return reportError(source + ": '" + layout::printEncoding(*enc) + "' is not a layout",
                        kExitInput);
-  if (enc->rank() != shape.size())
+  if (!enc->is<layout::OpaqueEncoding>() && enc->rank() != shape.size())
     return reportError(fmt::format("{}: the layout has rank {} but the shape has rank {}",
                                    source, enc->rank(), shape.size()),
                        kExitInput);

@@ -27,7 +27,7 @@ int run(int argc, char **argv) {
     std::string what = e.what();
     if (what.empty())
       what = "bad command line";
-    return reportError("usage: " + what + " (see tilexform --help)", kExitUsage);
+    return reportError(what + " (see tilexform --help)", kExitUsage);
   }
   try {
     for (auto *sub : app.get_subcommands()) {
@@ -39,7 +39,7 @@ int run(int argc, char **argv) {
   } catch (const std::exception &e) {
     return reportError(std::string("internal error: ") + e.what(), kExitInternal);
   }
-  return reportError("usage: no command given (see tilexform --help)", kExitUsage);
+  return reportError("no command given (see tilexform --help)", kExitUsage);
 }
 
 } // namespace tilexform::cli

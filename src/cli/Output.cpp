@@ -50,7 +50,7 @@ int reportError(llvm::Error err, int exitCode) {
 }
 
 int reportError(const std::string &message, int exitCode) {
-  std::string line = message;
+  std::string line = (exitCode == kExitUsage ? "usage: " : "error: ") + message;
   for (auto &c : line)
     if (c == '\n' || c == '\r')
       c = ' ';

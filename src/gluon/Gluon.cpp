@@ -59,6 +59,31 @@ struct Emitter {
                        list(p.ctasPerCGA), list(p.ctaSplitNum), list(p.ctaOrder));
   }
 
+  // `#ttng.tensor_memory_encoding<blockM = M, blockN = N, colStride = C, ...>`
+  // as Triton 3.6's TensorMemoryLayout(block, col_stride, cta_split_num,
+  // two_ctas).
+  std::optional<std::string> tensorMemory(const std::string &text) {
+    auto field = [&](const std::string &key) -> std::optional<unsigned> {
+      auto at = text.find(key + " = ");
+      if (at == std::string::npos)
+        return std::nullopt;
+      return unsigned(std::strtoul(text.c_str() + at + key.size() + 3, nullptr, 10));
+    };
+    auto m = field("blockM"), n = field("blockN"), c = field("colStride");
+    if (!m || !n || !c || text.find("CGALayout") != std::string::npos) {
+      reason = text + " uses fields Triton 3.6's TensorMemoryLayout cannot express";
+      return std::nullopt;
+    }
+    std::string s = fmt::format("gl.nvidia.blackwell.TensorMemoryLayout(block=[{}, {}], col_stride={}",
+                                *m, *n, *c);
+    auto sm = field("CTASplitM"), sn = field("CTASplitN");
+    if (sm || sn)
+      s += fmt::format(", cta_split_num=[{}, {}]", sm.value_or(1), sn.value_or(1));
+    if (text.find("twoCTAs = true") != std::string::npos)
+      s += ", two_ctas=True";
+    return s + ")";
+  }
+
   std::optional<std::string> emit(const Encoding &enc) {
     return std::visit(
         Overloaded{
@@ -188,8 +213,12 @@ struct Emitter {
               return std::nullopt;
             },
             [&](const OpaqueEncoding &e) -> std::optional<std::string> {
-              reason = "#" + e.kind + " has no Gluon layout constructor that "
-                                      "tilexform emits";
+              if (e.kind == "tensor_memory_encoding")
+                return tensorMemory(e.text);
+              if (e.kind == "tensor_memory_scales_encoding" &&
+                  e.text == "#ttng.tensor_memory_scales_encoding<>")
+                return std::string("gl.nvidia.blackwell.TensorMemoryScalesLayout()");
+              reason = e.text + " is not a layout Gluon can construct";
               return std::nullopt;
             }},
         enc.value);
@@ -603,6 +632,29 @@ EncodingPtr callToEncoding(const PyCall &call) {
     e.linear = namedLayout({{"offset", a.bases("offset_bases")}, {"block", blk}},
                            a.ints("shape"));
     return makeEncoding(e);
+  }
+  if (cls == "TensorMemoryLayout") {
+    Args a(call, {"block", "col_stride", "cta_split_num", "two_ctas"});
+    auto block = a.ints("block");
+    if (block.size() != 2)
+      throw std::invalid_argument("TensorMemoryLayout: block is [M, N]");
+    std::string text = fmt::format("#ttng.tensor_memory_encoding<blockM = {}, blockN = {}, colStride = {}",
+                                   block[0], block[1], a.integer("col_stride"));
+    auto split = a.ints("cta_split_num", {1, 1});
+    if (split.size() != 2)
+      throw std::invalid_argument("TensorMemoryLayout: cta_split_num is [M, N]");
+    if (split[0] != 1)
+      text += fmt::format(", CTASplitM = {}", split[0]);
+    if (split[1] != 1)
+      text += fmt::format(", CTASplitN = {}", split[1]);
+    if (a.boolean("two_ctas", false))
+      text += ", twoCTAs = true";
+    return makeEncoding(OpaqueEncoding{"tensor_memory_encoding", text + ">"});
+  }
+  if (cls == "TensorMemoryScalesLayout") {
+    Args a(call, {"cta_split_num"});
+    return makeEncoding(OpaqueEncoding{"tensor_memory_scales_encoding",
+                                       "#ttng.tensor_memory_scales_encoding<>"});
   }
   throw std::invalid_argument("unknown Gluon layout class '" + call.name + "'");
 }

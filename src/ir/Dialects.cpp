@@ -628,8 +628,10 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       e.tilesPerWarp.assign(rank, 1);
       std::vector<int32_t> seen(rank, 1);
       bool identity = true;
-      int lastDim = int(rank);
-      auto absorb = [&](const Bases &bs, std::vector<unsigned> &count, bool isWarp) {
+      // Bases must run over dims innermost-first (dim r-1 down to dim 0),
+      // doubling along one dim at a time, as chooseWmmaCTALinearLayout emits.
+      auto absorb = [&](const Bases &bs, std::vector<unsigned> &count) {
+        int lastDim = int(rank);
         for (auto &b : bs) {
           int nz = -1;
           for (unsigned d = 0; d < rank; ++d)
@@ -638,18 +640,17 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
                 identity = false;
               nz = int(d);
             }
-          if (nz < 0 || b[nz] != seen[nz]) {
+          if (nz < 0 || b[nz] != seen[nz] || nz > lastDim) {
             identity = false;
             continue;
           }
-          (void)isWarp;
-          (void)lastDim;
+          lastDim = nz;
           seen[nz] *= 2;
           count[nz] *= 2;
         }
       };
-      absorb(regs, e.tilesPerWarp, false);
-      absorb(warps, e.warpsPerCTA, true);
+      absorb(regs, e.tilesPerWarp);
+      absorb(warps, e.warpsPerCTA);
       if (!identity) {
         p.emitError(p.getNameLoc(),
                     "amd_wmma ctaLayout is not expressible as warpsPerCTA/"
@@ -1031,9 +1032,11 @@ public:
     if (!skipOpaqueBody(p))
       return {};
     std::string text = "#" + canonical_ + "." + spec;
-    return LayoutEncodingAttr::get(getContext(),
-                                   makeEncoding(OpaqueEncoding{canonical_ + "." + mnemonic.str(), text}),
-                                   text);
+    std::string kind = canonical_ + "." + mnemonic.str();
+    if (canonical_ == "ttng" && (mnemonic == "tensor_memory_encoding" ||
+                                 mnemonic == "tensor_memory_scales_encoding"))
+      kind = mnemonic.str();
+    return LayoutEncodingAttr::get(getContext(), makeEncoding(OpaqueEncoding{kind, text}), text);
   }
   void printAttribute(Attribute attr, DialectAsmPrinter &os) const override {
     std::string t = attrText(attr);

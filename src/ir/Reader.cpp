@@ -245,6 +245,8 @@ private:
   std::vector<std::unordered_map<std::string, Value *>> scopes_;
   std::unordered_map<std::string, Value *> forward_;
   std::vector<Value *> pendingArgs_; // arguments written on a region label
+  std::string missingLoc_;           // first `#locN` used but never defined
+  TextPos missingLocPos_;
   llvm::Error labelArguments(const std::string &label, unsigned line, unsigned col);
 };
 
@@ -409,8 +411,11 @@ SourceLoc Reader::resolveLoc(const std::string &rawText, int depth) {
     if (c != locCache_.end())
       return c->second;
     auto a = locAliases_.find(t);
-    if (a == locAliases_.end())
+    if (a == locAliases_.end()) {
+      if (missingLoc_.empty())
+        missingLoc_ = t;
       return out;
+    }
     out = resolveLoc(a->second, depth + 1);
     locCache_[t] = out;
     return out;
@@ -537,6 +542,37 @@ llvm::Error Reader::parseTopLevel() {
     }
   }
 
+  // Pre-3.3 `#triton_gpu.shared<{..., hasLeadingOffset}>` aliases: which
+  // modern kind they are depends on the element type of the memdescs that
+  // use them, so read it from the first such use.
+  for (auto &a : mod_->aliases) {
+    auto l = mlir::dyn_cast_or_null<LayoutEncodingAttr>(a.attr);
+    if (!l || !l.getEncoding()->is<layout::LegacySharedEncoding>())
+      continue;
+    std::string needle = ", " + a.name;
+    for (auto &line : lines_) {
+      size_t at = line.find(needle);
+      while (at != std::string::npos) {
+        size_t end = at + needle.size();
+        bool exact = end >= line.size() || !isIdChar(line[end]);
+        size_t open = line.rfind('<', at);
+        if (exact && open != std::string::npos && open >= 7 &&
+            line.compare(open - 7, 7, "memdesc") == 0) {
+          auto type = parseType("!ttg.memdesc" + line.substr(open, matchBracket(line, open) - open + 1),
+                                a.pos);
+          if (type) {
+            a.attr = TritonType(mlir::cast<TritonType>(*type)).info().encoding;
+            break;
+          }
+          llvm::consumeError(type.takeError());
+        }
+        at = line.find(needle, at + 1);
+      }
+      if (a.attr != l)
+        break;
+    }
+  }
+
   // Pass 2: the ops.
   auto root = std::make_unique<Operation>();
   root->name = "builtin.module";
@@ -612,6 +648,9 @@ llvm::Error Reader::parseTopLevel() {
     TextPos pos = v->uses.empty() ? TextPos{1, 1} : v->uses[0].first->pos;
     return error(pos, "use of undefined value '" + forward_.begin()->first + "'");
   }
+  if (missingLocPos_.line != 0)
+    return error(missingLocPos_,
+                 "undefined location alias '" + missingLoc_ + "' (truncated dump?)");
   mod_->root = std::move(root);
   return llvm::Error::success();
 }
@@ -981,6 +1020,10 @@ llvm::Error Reader::analyseHeader(Operation *op, Header &h, Block *parent) {
     if (locAt != std::string::npos) {
       size_t close = matchBracket(rest, locAt + 3);
       op->loc = resolveLoc(rest.substr(locAt + 4, close - locAt - 4));
+      // Reported after the structure is read: a truncated dump should be
+      // named by its unclosed region, not by the aliases it lost.
+      if (!missingLoc_.empty() && missingLocPos_.line == 0)
+        missingLocPos_ = h.posOf(restOff + locAt);
       rest = rest.substr(0, locAt);
     }
   }
@@ -989,6 +1032,7 @@ llvm::Error Reader::analyseHeader(Operation *op, Header &h, Block *parent) {
   std::vector<std::pair<std::string, size_t>> uses;
   std::vector<std::pair<std::string, size_t>> dicts;
   size_t sigColon = std::string::npos, arrowBeforeColon = std::string::npos;
+  std::string clean = rest;
   {
     int d = 0;
     for (size_t j = 0; j < rest.size(); ++j) {
@@ -1011,7 +1055,10 @@ llvm::Error Reader::analyseHeader(Operation *op, Header &h, Block *parent) {
           size_t b = c == '<' ? j + 1 : j;
           size_t e = c == '<' ? close - 1 : close;
           dicts.emplace_back(rest.substr(b, e - b + 1), restOff + b);
-          // SSA refs cannot appear inside attribute dictionaries.
+          // SSA refs cannot appear inside attribute dictionaries; blank the
+          // dictionary so the signature below never sees it.
+          for (size_t q = j; q <= close; ++q)
+            clean[q] = ' ';
           j = close;
           continue;
         }
@@ -1111,21 +1158,18 @@ llvm::Error Reader::analyseHeader(Operation *op, Header &h, Block *parent) {
   std::string sig;
   size_t sigOff = 0;
   if (sigColon != std::string::npos) {
-    sig = rest.substr(sigColon + 1);
+    sig = clean.substr(sigColon + 1);
     sigOff = restOff + sigColon + 1;
   }
   std::string arrowList;
   size_t arrowOff = 0;
   if (arrowBeforeColon != std::string::npos) {
     size_t end = sigColon == std::string::npos ? rest.size() : sigColon;
-    std::string after = rest.substr(arrowBeforeColon + 2, end - arrowBeforeColon - 2);
-    // Stop at `attributes` (functions) or an attribute dict.
+    std::string after = clean.substr(arrowBeforeColon + 2, end - arrowBeforeColon - 2);
+    // Stop at `attributes` (functions); dictionaries are already blanked.
     size_t stop = after.find(" attributes");
     if (stop != std::string::npos)
       after = after.substr(0, stop);
-    size_t brace = after.find('{');
-    if (brace != std::string::npos)
-      after = after.substr(0, brace);
     arrowList = after;
     arrowOff = restOff + arrowBeforeColon + 2;
   }

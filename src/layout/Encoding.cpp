@@ -763,6 +763,12 @@ bool Encoding::isShared() const {
          is<LegacySharedEncoding>();
 }
 
+bool Encoding::isLayout() const {
+  if (auto *o = as<OpaqueEncoding>())
+    return o->kind == "tensor_memory_encoding" || o->kind == "tensor_memory_scales_encoding";
+  return true;
+}
+
 bool Encoding::isDistributed() const {
   return is<BlockedEncoding>() || is<SliceEncoding>() ||
          is<DotOperandEncoding>() || is<NvidiaMmaEncoding>() ||

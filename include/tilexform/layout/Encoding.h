@@ -146,6 +146,9 @@ struct Encoding {
   std::string kind() const;
   bool isShared() const;
   bool isDistributed() const;
+  /// A layout (as opposed to a memory space or another non-layout attribute
+  /// kept by text). Tensor-memory encodings are layouts without a linear form.
+  bool isLayout() const;
   /// The number of tensor dims this layout describes.
   unsigned rank() const;
 };

@@ -1,0 +1,13 @@
+# Runs the shared oracle-check tool against the built binary; skips (77) when
+# the tool is not beside the checkout.
+if(NOT EXISTS "${CHECK}")
+  message(STATUS "oracle-check not found at ${CHECK}: skipped")
+  cmake_language(EXIT 77)
+endif()
+execute_process(COMMAND python3 "${CHECK}" "${TOOL}" RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+string(REGEX MATCH "[0-9]+/[0-9]+ records agree" summary "${out}")
+message(STATUS "${summary}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "oracle-check failed:\n${out}\n${err}")
+endif()

@@ -1,0 +1,15 @@
+import os
+import lit.formats
+
+config.name = "tilexform"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".test"]
+config.test_source_root = os.path.join(config.source_root, "tests", "lit")
+config.excludes = ["Inputs"]
+config.substitutions.append(("%tilexform", config.tilexform))
+config.substitutions.append(("%corpus", os.path.join(config.source_root, "tests", "corpus")))
+config.substitutions.append(("%examples", os.path.join(config.source_root, "examples")))
+config.substitutions.append(("%tools", os.path.join(config.source_root, "tests", "tools")))
+config.substitutions.append(("FileCheck", config.filecheck))
+config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
+config.substitutions.append(("%expect-exit", os.path.join(config.source_root, "tests", "tools", "expect-exit")))

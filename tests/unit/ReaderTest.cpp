@@ -1,0 +1,185 @@
+#include "TestUtil.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace tilexform;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<fs::path> corpusFiles() {
+  std::vector<fs::path> files;
+  for (auto &e : fs::recursive_directory_iterator(test::corpusDir()))
+    if (e.path().extension() == ".ttgir" || e.path().extension() == ".ttir")
+      files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string readFile(const fs::path &p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string errorText(llvm::Error e) {
+  std::string s;
+  llvm::handleAllErrors(std::move(e), [&](const llvm::ErrorInfoBase &info) {
+    llvm::raw_string_ostream os(s);
+    info.log(os);
+  });
+  return s;
+}
+
+TEST(Reader, WholeCorpusLoadsAndAliasesPrintBack) {
+  auto files = corpusFiles();
+  ASSERT_GT(files.size(), 200u);
+  size_t aliases = 0;
+  for (auto &f : files) {
+    auto m = ir::loadModuleFile(f.string());
+    ASSERT_TRUE(bool(m)) << errorText(m.takeError());
+    ir::Module &mod = **m;
+    for (auto &a : mod.aliases) {
+      ++aliases;
+      EXPECT_EQ(ir::attrText(a.attr), a.definition) << f << " " << a.name;
+    }
+    int unknown = 0;
+    mod.walk([&](ir::Operation *op) { unknown += !op->known; });
+    EXPECT_EQ(unknown, 0) << f;
+    if (f.extension() == ".ttgir") {
+      EXPECT_FALSE(mod.facts.target.empty()) << f;
+      EXPECT_TRUE(mod.facts.numWarps.has_value()) << f;
+    }
+  }
+  EXPECT_GT(aliases, 500u);
+}
+
+TEST(Reader, SsaUsesAndTypesAreResolved) {
+  auto m = ir::loadModuleFile(test::corpusDir() + "/sm90/matmul_f16_128x128x64_w4_s3.ttgir");
+  ASSERT_TRUE(bool(m)) << errorText(m.takeError());
+  int dots = 0;
+  (*m)->walk([&](ir::Operation *op) {
+    if (op->name != "ttng.warp_group_dot" && op->name != "tt.dot")
+      return;
+    ++dots;
+    ASSERT_EQ(op->operands.size() >= 3, true);
+    // The accumulator is a loop-carried value: an scf.for region argument.
+    EXPECT_TRUE(op->results[0]->type) << op->text;
+    EXPECT_EQ(ir::encodingOf(op->results[0]->type)->kind(), "nvidia_mma");
+  });
+  EXPECT_GT(dots, 0);
+  int loops = 0;
+  (*m)->walk([&](ir::Operation *op) {
+    if (op->name == "scf.for") {
+      ++loops;
+      ASSERT_FALSE(op->regions.empty());
+      EXPECT_FALSE(op->regions[0]->blocks[0]->arguments.empty());
+    }
+  });
+  EXPECT_EQ(loops, 1);
+}
+
+TEST(Reader, UnknownOpsAreKeptNotFatal) {
+  std::string text = readFile(test::corpusDir() + "/sm90/vadd_b1024_w4.ttgir");
+  auto at = text.find("    tt.return");
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at, "    %fut = ttg.some_future_op %8 {mode = \"fast\"} : tensor<1024xf32, #blocked> -> "
+                  "tensor<1024xf32, #blocked> loc(#loc1)\n"
+                  "    ttg.another_future_op %fut, [1, 2] <strange> : weird_syntax!\n");
+  auto m = ir::loadModuleText(text, "future.ttgir");
+  ASSERT_TRUE(bool(m)) << errorText(m.takeError());
+  std::vector<std::string> unknown;
+  (*m)->walk([&](ir::Operation *op) {
+    if (!op->known)
+      unknown.push_back(op->name);
+  });
+  EXPECT_EQ(unknown, (std::vector<std::string>{"ttg.some_future_op", "ttg.another_future_op"}));
+}
+
+TEST(Reader, OlderSpellingsGiveTheSameLayouts) {
+  std::string text = readFile(test::corpusDir() + "/sm90/softmax_f16_b2048_w8.ttgir");
+  std::string old = text;
+  auto replaceAll = [](std::string &s, const std::string &from, const std::string &to) {
+    for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+      s.replace(p, from.size(), to);
+  };
+  replaceAll(old, "#ttg.", "#triton_gpu.");
+  replaceAll(old, " ttg.", " triton_gpu.");
+  replaceAll(old, "\"ttg.", "\"triton_gpu.");
+  replaceAll(old, "order = [0]}>", "order = [0], CTAsPerCGA = [1], CTASplitNum = [1], CTAOrder = [0]}>");
+  auto a = ir::loadModuleText(text, "new.ttgir");
+  auto b = ir::loadModuleText(old, "old.ttgir");
+  ASSERT_TRUE(bool(a)) << errorText(a.takeError());
+  ASSERT_TRUE(bool(b)) << errorText(b.takeError());
+  ASSERT_EQ((*a)->aliases.size(), (*b)->aliases.size());
+  for (size_t i = 0; i < (*a)->aliases.size(); ++i)
+    EXPECT_EQ(ir::attrText((*a)->aliases[i].attr), ir::attrText((*b)->aliases[i].attr));
+  EXPECT_EQ((*b)->facts.numWarps, (*a)->facts.numWarps);
+  EXPECT_EQ((*b)->facts.target, (*a)->facts.target);
+}
+
+TEST(Reader, LegacyTypes) {
+  auto ctx = ir::makeContext();
+  auto t = ir::parseTypeText(ctx.get(), "!tt.memdesc<128x64xf16, #triton_gpu.shared<{vec = 8, perPhase = 1, "
+                                        "maxPhase = 8, order = [1, 0], hasLeadingOffset = true}>, "
+                                        "#triton_gpu.shared_memory, mutable>");
+  ASSERT_TRUE(bool(t)) << errorText(t.takeError());
+  EXPECT_EQ(ir::typeText(*t), "!ttg.memdesc<128x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, "
+                              "transposed = false, elementBitWidth = 16}>, #ttg.shared_memory, mutable>");
+  auto d = ir::parseTypeText(ctx.get(), "!tt.tensordesc<tensor<128x64xf16, #ttg.nvmma_shared<{"
+                                        "swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>>>");
+  ASSERT_TRUE(bool(d)) << errorText(d.takeError());
+  EXPECT_EQ(ir::encodingOf(*d)->kind(), "nvmma_shared");
+}
+
+struct BadInput {
+  const char *name;
+  std::string text;
+  unsigned line, col;
+  const char *message;
+};
+
+TEST(Reader, BadInputNamesThePlace) {
+  std::string good = readFile(test::corpusDir() + "/sm90/vadd_b1024_w4.ttgir");
+  std::string malformed = good;
+  malformed.replace(malformed.find("order = [0]"), 11, "order = [0");
+  std::vector<BadInput> cases = {
+      {"empty", "", 1, 1, "empty file"},
+      {"binary", std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10), 1, 5, "binary"},
+      {"truncated", good.substr(0, good.find("tt.return")), 8, 3, "never closed"},
+      {"malformed attribute", malformed, 1, 0, ""},
+      {"undefined value", "module {\n  tt.func @f() {\n    tt.return %nope : i32\n  }\n}\n", 3, 5,
+       "undefined value"},
+      {"no op name", "module {\n  %x = \n}\n", 2, 0, ""},
+  };
+  for (auto &c : cases) {
+    auto m = ir::loadModuleText(c.text, "bad.ttgir");
+    ASSERT_FALSE(bool(m)) << c.name;
+    bool matched = false;
+    llvm::handleAllErrors(m.takeError(), [&](const ir::InputError &e) {
+      matched = true;
+      EXPECT_EQ(e.file, "bad.ttgir");
+      EXPECT_EQ(e.line, c.line) << c.name << ": " << e.message;
+      if (c.col)
+        EXPECT_EQ(e.col, c.col) << c.name << ": " << e.message;
+      EXPECT_NE(e.message.find(c.message), std::string::npos) << c.name << ": " << e.message;
+    });
+    EXPECT_TRUE(matched) << c.name;
+  }
+}
+
+TEST(Reader, SourceLocationsGiveVariableNames) {
+  auto m = ir::loadModuleFile(test::corpusDir() + "/gfx942/matmul_f16_128x128x64_w4_s2.ttgir");
+  ASSERT_TRUE(bool(m)) << errorText(m.takeError());
+  bool sawAcc = false;
+  (*m)->walk([&](ir::Operation *op) {
+    if (op->loc.name == "acc")
+      sawAcc = true;
+  });
+  EXPECT_TRUE(sawAcc);
+}
+
+} // namespace
