@@ -141,8 +141,10 @@ int execute() {
   }
   Json unknownOps = Json::array();
   for (auto &[name, info] : unknown)
-    unknownOps.push_back(Json{{"name", name}, {"count", info.first},
-                              {"line", info.second.line}, {"col", info.second.col}});
+    unknownOps.push_back(Json{{"name", name},
+                              {"count", info.first},
+                              {"line", info.second.line},
+                              {"col", info.second.col}});
 
   if (opts.format == "json") {
     Json j = envelope("inspect", "OK", kExitOk);
@@ -171,11 +173,10 @@ int execute() {
     out += fmt::format("  {:<10} {:<20} {}\n", l["name"].get<std::string>(),
                        l["kind"].get<std::string>(), l["attr"].get<std::string>());
     if (l["gluon"].is_null())
-      out += fmt::format("  {:<10} {:<20} gluon: none ({})\n", "", "",
-                         l["reason"].get<std::string>());
+      out +=
+          fmt::format("  {:<10} {:<20} gluon: none ({})\n", "", "", l["reason"].get<std::string>());
     else
-      out += fmt::format("  {:<10} {:<20} gluon: {}\n", "", "",
-                         l["gluon"].get<std::string>());
+      out += fmt::format("  {:<10} {:<20} gluon: {}\n", "", "", l["gluon"].get<std::string>());
   }
   out += fmt::format("\nfunctions ({}):\n", functions.size());
   for (auto &f : functions)
@@ -184,11 +185,11 @@ int execute() {
                        f["line"].get<unsigned>());
   out += fmt::format("\nloops ({}):\n", loops.size());
   for (auto &l : loops)
-    out += fmt::format("  line {:<5} {} in @{}  depth {}  iter_args {}  num_stages {}\n",
-                       l["line"].get<unsigned>(), l["op"].get<std::string>(),
-                       l["function"].get<std::string>(), l["depth"].get<int>(),
-                       l["iter_args"].get<size_t>(),
-                       l["num_stages"].is_null() ? "-" : std::to_string(l["num_stages"].get<int64_t>()));
+    out += fmt::format(
+        "  line {:<5} {} in @{}  depth {}  iter_args {}  num_stages {}\n",
+        l["line"].get<unsigned>(), l["op"].get<std::string>(), l["function"].get<std::string>(),
+        l["depth"].get<int>(), l["iter_args"].get<size_t>(),
+        l["num_stages"].is_null() ? "-" : std::to_string(l["num_stages"].get<int64_t>()));
   out += fmt::format("\nops ({} total, {} kinds):\n", total, opCounts.size());
   for (auto &[name, count] : opCounts)
     out += fmt::format("  {:>6}  {}\n", count, name);

@@ -109,8 +109,7 @@ int execute() {
                            "' (use 3.6, or 3.5 for the ctas_per_cga spelling)",
                        kExitUsage);
   if (opts.attr.empty() == opts.type.empty())
-    return reportError("layout: give exactly one of --attr (with --shape) or --type",
-                       kExitUsage);
+    return reportError("layout: give exactly one of --attr (with --shape) or --type", kExitUsage);
   if (!opts.attr.empty() && opts.shape.empty())
     return reportError("layout: --attr needs --shape (e.g. --shape 128x64)", kExitUsage);
 
@@ -127,9 +126,8 @@ int execute() {
     auto a = ir::parseAttributeText(ctx.get(), opts.attr);
     if (!a) {
       return reportError(llvm::handleErrors(a.takeError(), [&](const ir::InputError &e) {
-                           return llvm::make_error<ir::InputError>(source, e.line, e.col,
-                                                                   e.message);
-                         }));
+        return llvm::make_error<ir::InputError>(source, e.line, e.col, e.message);
+      }));
     }
     auto l = mlir::dyn_cast<ir::LayoutEncodingAttr>(*a);
     if (!l)
@@ -139,9 +137,8 @@ int execute() {
     auto t = ir::parseTypeText(ctx.get(), opts.type);
     if (!t) {
       return reportError(llvm::handleErrors(t.takeError(), [&](const ir::InputError &e) {
-                           return llvm::make_error<ir::InputError>(source, e.line, e.col,
-                                                                   e.message);
-                         }));
+        return llvm::make_error<ir::InputError>(source, e.line, e.col, e.message);
+      }));
     }
     enc = ir::encodingOf(*t);
     if (!enc)
@@ -153,8 +150,8 @@ int execute() {
     return reportError(source + ": '" + layout::printEncoding(*enc) + "' is not a layout",
                        kExitInput);
   if (!enc->is<layout::OpaqueEncoding>() && enc->rank() != shape.size())
-    return reportError(fmt::format("{}: the layout has rank {} but the shape has rank {}",
-                                   source, enc->rank(), shape.size()),
+    return reportError(fmt::format("{}: the layout has rank {} but the shape has rank {}", source,
+                                   enc->rank(), shape.size()),
                        kExitInput);
 
   std::string canonical = layout::printEncoding(*enc);
@@ -260,8 +257,9 @@ void addLayoutCommand(CLI::App &root) {
   layoutCmd->add_option("--shape", opts.shape, "Tensor shape for --attr, e.g. 128x64");
   layoutCmd->add_option("--type", opts.type,
                         "A tensor or !ttg.memdesc type carrying the layout (shape from the type)");
-  layoutCmd->add_option("--gluon-api", opts.gluonApi,
-                        "Gluon API to emit: 3.6 (cga_layout) or 3.5 (ctas_per_cga)")
+  layoutCmd
+      ->add_option("--gluon-api", opts.gluonApi,
+                   "Gluon API to emit: 3.6 (cga_layout) or 3.5 (ctas_per_cga)")
       ->capture_default_str();
   layoutCmd->add_flag("--table", opts.table, "Print the per-element owner table");
   layoutCmd->add_option("--format", opts.format, "Output format")

@@ -18,20 +18,14 @@ std::optional<GluonApi> parseGluonApi(const std::string &text) {
   return std::nullopt;
 }
 
-std::string gluonApiName(GluonApi api) {
-  return api == GluonApi::V3_6 ? "3.6" : "3.5";
-}
+std::string gluonApiName(GluonApi api) { return api == GluonApi::V3_6 ? "3.6" : "3.5"; }
 
 namespace {
 
-template <class... Ts> struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
+template <class... Ts> struct Overloaded : Ts... { using Ts::operator()...; };
 template <class... Ts> Overloaded(Ts...) -> Overloaded<Ts...>;
 
-std::string list(const std::vector<unsigned> &v) {
-  return fmt::format("[{}]", fmt::join(v, ", "));
-}
+std::string list(const std::vector<unsigned> &v) { return fmt::format("[{}]", fmt::join(v, ", ")); }
 
 std::string basesText(const Bases &bases) {
   std::vector<std::string> parts;
@@ -55,8 +49,8 @@ struct Emitter {
     if (api == GluonApi::V3_6)
       return ", cga_layout=" + basesText(c.bases);
     auto p = cgaToSplitParams(c, rank);
-    return fmt::format(", ctas_per_cga={}, cta_split_num={}, cta_order={}",
-                       list(p.ctasPerCGA), list(p.ctaSplitNum), list(p.ctaOrder));
+    return fmt::format(", ctas_per_cga={}, cta_split_num={}, cta_order={}", list(p.ctasPerCGA),
+                       list(p.ctaSplitNum), list(p.ctaOrder));
   }
 
   // `#ttng.tensor_memory_encoding<blockM = M, blockN = N, colStride = C, ...>`
@@ -74,8 +68,8 @@ struct Emitter {
       reason = text + " uses fields Triton 3.6's TensorMemoryLayout cannot express";
       return std::nullopt;
     }
-    std::string s = fmt::format("gl.nvidia.blackwell.TensorMemoryLayout(block=[{}, {}], col_stride={}",
-                                *m, *n, *c);
+    std::string s = fmt::format(
+        "gl.nvidia.blackwell.TensorMemoryLayout(block=[{}, {}], col_stride={}", *m, *n, *c);
     auto sm = field("CTASplitM"), sn = field("CTASplitN");
     if (sm || sn)
       s += fmt::format(", cta_split_num=[{}, {}]", sm.value_or(1), sn.value_or(1));
@@ -91,9 +85,8 @@ struct Emitter {
               return fmt::format("gl.BlockedLayout(size_per_thread={}, "
                                  "threads_per_warp={}, warps_per_cta={}, "
                                  "order={}{})",
-                                 list(e.sizePerThread), list(e.threadsPerWarp),
-                                 list(e.warpsPerCTA), list(e.order),
-                                 cga(e.cga, unsigned(e.order.size())));
+                                 list(e.sizePerThread), list(e.threadsPerWarp), list(e.warpsPerCTA),
+                                 list(e.order), cga(e.cga, unsigned(e.order.size())));
             },
             [&](const SliceEncoding &e) -> std::optional<std::string> {
               auto p = emit(*e.parent);
@@ -105,23 +98,20 @@ struct Emitter {
               auto p = emit(*e.parent);
               if (!p)
                 return std::nullopt;
-              return fmt::format(
-                  "gl.DotOperandLayout(operand_index={}, parent={}, k_width={})",
-                  e.opIdx, *p, e.kWidth);
+              return fmt::format("gl.DotOperandLayout(operand_index={}, parent={}, k_width={})",
+                                 e.opIdx, *p, e.kWidth);
             },
             [&](const NvidiaMmaEncoding &e) -> std::optional<std::string> {
               return fmt::format("gl.NVMMADistributedLayout(version=[{}, {}], "
                                  "warps_per_cta={}, instr_shape={}{})",
-                                 e.versionMajor, e.versionMinor,
-                                 list(e.warpsPerCTA), list(e.instrShape),
-                                 cga(e.cga, unsigned(e.warpsPerCTA.size())));
+                                 e.versionMajor, e.versionMinor, list(e.warpsPerCTA),
+                                 list(e.instrShape), cga(e.cga, unsigned(e.warpsPerCTA.size())));
             },
             [&](const AmdMfmaEncoding &e) -> std::optional<std::string> {
-              std::string s = fmt::format(
-                  "gl.amd.AMDMFMALayout(version={}, instr_shape={}, "
-                  "transposed={}, warps_per_cta={}",
-                  e.version, list(e.instrShape), pyBool(e.isTransposed),
-                  list(e.warpsPerCTA));
+              std::string s = fmt::format("gl.amd.AMDMFMALayout(version={}, instr_shape={}, "
+                                          "transposed={}, warps_per_cta={}",
+                                          e.version, list(e.instrShape), pyBool(e.isTransposed),
+                                          list(e.warpsPerCTA));
               if (e.elementBitWidth != 32)
                 s += fmt::format(", element_bitwidth={}", e.elementBitWidth);
               if (std::any_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
@@ -130,14 +120,12 @@ struct Emitter {
               return s + cga(e.cga, unsigned(e.warpsPerCTA.size())) + ")";
             },
             [&](const AmdWmmaEncoding &e) -> std::optional<std::string> {
-              std::vector<unsigned> instr = e.instrShape.empty()
-                                                ? std::vector<unsigned>{16, 16, 16}
-                                                : e.instrShape;
-              std::string s = fmt::format(
-                  "gl.amd.AMDWMMALayout(version={}, transposed={}, "
-                  "warps_per_cta={}, instr_shape={}",
-                  e.version, pyBool(e.isTranspose), list(e.warpsPerCTA),
-                  list(instr));
+              std::vector<unsigned> instr =
+                  e.instrShape.empty() ? std::vector<unsigned>{16, 16, 16} : e.instrShape;
+              std::string s =
+                  fmt::format("gl.amd.AMDWMMALayout(version={}, transposed={}, "
+                              "warps_per_cta={}, instr_shape={}",
+                              e.version, pyBool(e.isTranspose), list(e.warpsPerCTA), list(instr));
               if (std::any_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
                               [](unsigned t) { return t != 1; }))
                 s += ", tiles_per_warp=" + list(e.tilesPerWarp);
@@ -153,13 +141,11 @@ struct Emitter {
               std::vector<unsigned> shape;
               for (auto &[n, s] : e.ll.outDims())
                 shape.push_back(unsigned(s));
-              return fmt::format(
-                  "gl.DistributedLinearLayout(reg_bases={}, lane_bases={}, "
-                  "warp_bases={}, block_bases={}, shape={})",
-                  basesText(e.ll.basesOf("register")),
-                  basesText(e.ll.basesOf("lane")),
-                  basesText(e.ll.basesOf("warp")),
-                  basesText(e.ll.basesOf("block")), list(shape));
+              return fmt::format("gl.DistributedLinearLayout(reg_bases={}, lane_bases={}, "
+                                 "warp_bases={}, block_bases={}, shape={})",
+                                 basesText(e.ll.basesOf("register")),
+                                 basesText(e.ll.basesOf("lane")), basesText(e.ll.basesOf("warp")),
+                                 basesText(e.ll.basesOf("block")), list(shape));
             },
             [&](const SwizzledSharedEncoding &e) -> std::optional<std::string> {
               if (e.rotating) {
@@ -173,9 +159,9 @@ struct Emitter {
                                  cga(e.cga, unsigned(e.order.size())));
             },
             [&](const NVMMASharedEncoding &e) -> std::optional<std::string> {
-              std::string s = fmt::format(
-                  "gl.NVMMASharedLayout(swizzle_byte_width={}, element_bitwidth={}",
-                  e.swizzlingByteWidth, e.elementBitWidth);
+              std::string s =
+                  fmt::format("gl.NVMMASharedLayout(swizzle_byte_width={}, element_bitwidth={}",
+                              e.swizzlingByteWidth, e.elementBitWidth);
               // Before 3.6 `rank` had no default.
               if (e.rank != 2 || api == GluonApi::V3_5)
                 s += fmt::format(", rank={}", e.rank);
@@ -186,8 +172,8 @@ struct Emitter {
               return s + cga(e.cga, e.rank) + ")";
             },
             [&](const SharedLinearEncoding &e) -> std::optional<std::string> {
-              std::string s = "gl.SharedLinearLayout(offset_bases=" +
-                              basesText(e.ll.basesOf("offset"));
+              std::string s =
+                  "gl.SharedLinearLayout(offset_bases=" + basesText(e.ll.basesOf("offset"));
               if (!e.ll.basesOf("block").empty())
                 s += ", block_bases=" + basesText(e.ll.basesOf("block"));
               if (e.alignment != 16)
@@ -203,8 +189,7 @@ struct Emitter {
                 shape.push_back(unsigned(s));
               return fmt::format("gl.PaddedSharedLayout(interval_padding_pairs=[{}], "
                                  "offset_bases={}, block_bases={}, shape={})",
-                                 fmt::join(pairs, ", "),
-                                 basesText(e.linear.basesOf("offset")),
+                                 fmt::join(pairs, ", "), basesText(e.linear.basesOf("offset")),
                                  basesText(e.linear.basesOf("block")), list(shape));
             },
             [&](const LegacySharedEncoding &) -> std::optional<std::string> {
@@ -236,9 +221,7 @@ struct PyCall {
 };
 struct PyNone {};
 struct PyValue {
-  std::variant<PyNone, int64_t, bool, std::string, PyList,
-               std::shared_ptr<PyCall>>
-      v;
+  std::variant<PyNone, int64_t, bool, std::string, PyList, std::shared_ptr<PyCall>> v;
 };
 
 class PyParser {
@@ -277,8 +260,7 @@ private:
     skip();
     size_t start = i_;
     while (i_ < s_.size() &&
-           (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_' ||
-            s_[i_] == '.'))
+           (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_' || s_[i_] == '.'))
       ++i_;
     return s_.substr(start, i_ - start);
   }
@@ -394,9 +376,7 @@ public:
       throw std::invalid_argument(name_ + ": '" + k + "' must be a non-negative integer");
     return *p;
   }
-  int64_t integer(const std::string &k, int64_t dflt) const {
-    return has(k) ? integer(k) : dflt;
-  }
+  int64_t integer(const std::string &k, int64_t dflt) const { return has(k) ? integer(k) : dflt; }
   bool boolean(const std::string &k, bool dflt) const {
     if (!has(k))
       return dflt;
@@ -405,11 +385,8 @@ public:
       throw std::invalid_argument(name_ + ": '" + k + "' must be True or False");
     return *p;
   }
-  std::vector<unsigned> ints(const std::string &k) const {
-    return intsOf(get(k), k);
-  }
-  std::vector<unsigned> ints(const std::string &k,
-                             std::vector<unsigned> dflt) const {
+  std::vector<unsigned> ints(const std::string &k) const { return intsOf(get(k), k); }
+  std::vector<unsigned> ints(const std::string &k, std::vector<unsigned> dflt) const {
     return has(k) ? ints(k) : dflt;
   }
   Bases bases(const std::string &k) const {
@@ -452,8 +429,7 @@ CGALayout cgaArgs(const Args &a, unsigned rank) {
     std::vector<unsigned> ones(rank, 1), order;
     for (int i = int(rank) - 1; i >= 0; --i)
       order.push_back(unsigned(i));
-    return cgaFromSplitParams(a.ints("ctas_per_cga", ones),
-                              a.ints("cta_split_num", ones),
+    return cgaFromSplitParams(a.ints("ctas_per_cga", ones), a.ints("cta_split_num", ones),
                               a.ints("cta_order", order));
   }
   return {};
@@ -487,8 +463,8 @@ EncodingPtr toEncoding(const PyValue &v);
 
 EncodingPtr callToEncoding(const PyCall &call) {
   std::string cls = shortName(call.name);
-  const std::vector<std::string> cgaFields = {"cga_layout", "ctas_per_cga",
-                                              "cta_split_num", "cta_order"};
+  const std::vector<std::string> cgaFields = {"cga_layout", "ctas_per_cga", "cta_split_num",
+                                              "cta_order"};
   auto with = [&](std::vector<std::string> f) {
     f.insert(f.end(), cgaFields.begin(), cgaFields.end());
     return f;
@@ -532,8 +508,8 @@ EncodingPtr callToEncoding(const PyCall &call) {
     return makeEncoding(e);
   }
   if (cls == "AMDMFMALayout") {
-    Args a(call, with({"version", "instr_shape", "transposed", "warps_per_cta",
-                       "element_bitwidth", "tiles_per_warp"}));
+    Args a(call, with({"version", "instr_shape", "transposed", "warps_per_cta", "element_bitwidth",
+                       "tiles_per_warp"}));
     AmdMfmaEncoding e;
     e.version = unsigned(a.integer("version"));
     e.instrShape = a.ints("instr_shape");
@@ -548,8 +524,7 @@ EncodingPtr callToEncoding(const PyCall &call) {
     return makeEncoding(e);
   }
   if (cls == "AMDWMMALayout") {
-    Args a(call, with({"version", "transposed", "warps_per_cta", "instr_shape",
-                       "tiles_per_warp"}));
+    Args a(call, with({"version", "transposed", "warps_per_cta", "instr_shape", "tiles_per_warp"}));
     AmdWmmaEncoding e;
     e.version = unsigned(a.integer("version"));
     e.isTranspose = a.boolean("transposed", false);
@@ -585,8 +560,8 @@ EncodingPtr callToEncoding(const PyCall &call) {
     return makeEncoding(e);
   }
   if (cls == "NVMMASharedLayout") {
-    Args a(call, with({"swizzle_byte_width", "element_bitwidth", "rank",
-                       "transposed", "fp4_padded"}));
+    Args a(call,
+           with({"swizzle_byte_width", "element_bitwidth", "rank", "transposed", "fp4_padded"}));
     NVMMASharedEncoding e;
     e.swizzlingByteWidth = unsigned(a.integer("swizzle_byte_width"));
     e.elementBitWidth = unsigned(a.integer("element_bitwidth"));
@@ -612,8 +587,7 @@ EncodingPtr callToEncoding(const PyCall &call) {
     return makeEncoding(e);
   }
   if (cls == "PaddedSharedLayout") {
-    Args a(call, {"interval_padding_pairs", "offset_bases", "block_bases",
-                  "cga_layout", "shape"});
+    Args a(call, {"interval_padding_pairs", "offset_bases", "block_bases", "cga_layout", "shape"});
     PaddedSharedEncoding e;
     auto *pairs = std::get_if<PyList>(&a.get("interval_padding_pairs").v);
     if (!pairs)
@@ -629,8 +603,7 @@ EncodingPtr callToEncoding(const PyCall &call) {
       e.intervalPaddings.emplace_back(unsigned(*i), unsigned(*q));
     }
     Bases blk = a.has("block_bases") ? a.bases("block_bases") : a.bases("cga_layout");
-    e.linear = namedLayout({{"offset", a.bases("offset_bases")}, {"block", blk}},
-                           a.ints("shape"));
+    e.linear = namedLayout({{"offset", a.bases("offset_bases")}, {"block", blk}}, a.ints("shape"));
     return makeEncoding(e);
   }
   if (cls == "TensorMemoryLayout") {
@@ -638,8 +611,9 @@ EncodingPtr callToEncoding(const PyCall &call) {
     auto block = a.ints("block");
     if (block.size() != 2)
       throw std::invalid_argument("TensorMemoryLayout: block is [M, N]");
-    std::string text = fmt::format("#ttng.tensor_memory_encoding<blockM = {}, blockN = {}, colStride = {}",
-                                   block[0], block[1], a.integer("col_stride"));
+    std::string text =
+        fmt::format("#ttng.tensor_memory_encoding<blockM = {}, blockN = {}, colStride = {}",
+                    block[0], block[1], a.integer("col_stride"));
     auto split = a.ints("cta_split_num", {1, 1});
     if (split.size() != 2)
       throw std::invalid_argument("TensorMemoryLayout: cta_split_num is [M, N]");
@@ -653,8 +627,8 @@ EncodingPtr callToEncoding(const PyCall &call) {
   }
   if (cls == "TensorMemoryScalesLayout") {
     Args a(call, {"cta_split_num"});
-    return makeEncoding(OpaqueEncoding{"tensor_memory_scales_encoding",
-                                       "#ttng.tensor_memory_scales_encoding<>"});
+    return makeEncoding(
+        OpaqueEncoding{"tensor_memory_scales_encoding", "#ttng.tensor_memory_scales_encoding<>"});
   }
   throw std::invalid_argument("unknown Gluon layout class '" + call.name + "'");
 }

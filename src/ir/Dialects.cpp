@@ -28,11 +28,8 @@ struct LayoutAttrStorage : public AttributeStorage {
   using KeyTy = std::pair<std::string, EncodingPtr>;
   explicit LayoutAttrStorage(const KeyTy &key) : text(key.first), enc(key.second) {}
   bool operator==(const KeyTy &key) const { return key.first == text; }
-  static llvm::hash_code hashKey(const KeyTy &key) {
-    return llvm::hash_value(key.first);
-  }
-  static LayoutAttrStorage *construct(AttributeStorageAllocator &alloc,
-                                      const KeyTy &key) {
+  static llvm::hash_code hashKey(const KeyTy &key) { return llvm::hash_value(key.first); }
+  static LayoutAttrStorage *construct(AttributeStorageAllocator &alloc, const KeyTy &key) {
     return new (alloc.allocate<LayoutAttrStorage>()) LayoutAttrStorage(key);
   }
   std::string text;
@@ -43,11 +40,8 @@ struct TritonTypeStorage : public TypeStorage {
   using KeyTy = TritonTypeInfo;
   explicit TritonTypeStorage(const KeyTy &key) : info(key) {}
   bool operator==(const KeyTy &key) const { return key.text == info.text; }
-  static llvm::hash_code hashKey(const KeyTy &key) {
-    return llvm::hash_value(key.text);
-  }
-  static TritonTypeStorage *construct(TypeStorageAllocator &alloc,
-                                      const KeyTy &key) {
+  static llvm::hash_code hashKey(const KeyTy &key) { return llvm::hash_value(key.text); }
+  static TritonTypeStorage *construct(TypeStorageAllocator &alloc, const KeyTy &key) {
     return new (alloc.allocate<TritonTypeStorage>()) TritonTypeStorage(key);
   }
   TritonTypeInfo info;
@@ -55,16 +49,13 @@ struct TritonTypeStorage : public TypeStorage {
 
 } // namespace detail
 
-LayoutEncodingAttr LayoutEncodingAttr::get(MLIRContext *ctx, EncodingPtr enc,
-                                           std::string text) {
+LayoutEncodingAttr LayoutEncodingAttr::get(MLIRContext *ctx, EncodingPtr enc, std::string text) {
   if (text.empty())
     text = layout::printEncoding(*enc);
   return Base::get(ctx, std::make_pair(std::move(text), std::move(enc)));
 }
 
-const EncodingPtr &LayoutEncodingAttr::getEncoding() const {
-  return getImpl()->enc;
-}
+const EncodingPtr &LayoutEncodingAttr::getEncoding() const { return getImpl()->enc; }
 
 llvm::StringRef LayoutEncodingAttr::getText() const { return getImpl()->text; }
 
@@ -125,8 +116,7 @@ std::vector<int64_t> layoutShapeOf(Type type) {
     return std::vector<int64_t>(t.getShape().begin(), t.getShape().end());
   if (auto t = dyn_cast<TritonType>(type)) {
     auto &info = t.info();
-    std::vector<int64_t> shape =
-        info.allocShape.empty() ? info.shape : info.allocShape;
+    std::vector<int64_t> shape = info.allocShape.empty() ? info.shape : info.allocShape;
     if (auto enc = encodingOf(type)) {
       unsigned rank = enc->rank();
       if (rank && rank < shape.size())
@@ -143,8 +133,7 @@ using namespace layout;
 
 // ---- attribute body parsing -------------------------------------------------
 
-std::vector<unsigned> uintList(DialectAsmParser &p, Attribute a, StringRef key,
-                               bool &ok) {
+std::vector<unsigned> uintList(DialectAsmParser &p, Attribute a, StringRef key, bool &ok) {
   std::vector<unsigned> out;
   auto arr = dyn_cast_or_null<ArrayAttr>(a);
   if (!arr) {
@@ -267,8 +256,7 @@ struct CgaFields {
   }
 };
 
-LinearLayout namedLinear(std::vector<std::pair<std::string, Bases>> dims,
-                         unsigned rank) {
+LinearLayout namedLinear(std::vector<std::pair<std::string, Bases>> dims, unsigned rank) {
   std::vector<LinearLayout::DimBases> bases;
   for (auto &[n, b] : dims)
     bases.emplace_back(n, std::vector<LinearLayout::Basis>(b.begin(), b.end()));
@@ -282,8 +270,7 @@ unsigned rankOfBases(const std::vector<const Bases *> &all) {
   return 0;
 }
 
-bool checkBasesRank(DialectAsmParser &p, const std::vector<const Bases *> &all,
-                    unsigned rank) {
+bool checkBasesRank(DialectAsmParser &p, const std::vector<const Bases *> &all, unsigned rank) {
   for (auto *b : all)
     for (auto &v : *b)
       if (v.size() != rank) {
@@ -318,11 +305,9 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       return {};
     do {
       int64_t interval, pad;
-      if (p.parseInteger(interval) || p.parseColon() || p.parsePlus() ||
-          p.parseInteger(pad))
+      if (p.parseInteger(interval) || p.parseColon() || p.parsePlus() || p.parseInteger(pad))
         return {};
-      if (interval <= 0 || pad <= 0 || (interval & (interval - 1)) ||
-          (pad & (pad - 1))) {
+      if (interval <= 0 || pad <= 0 || (interval & (interval - 1)) || (pad & (pad - 1))) {
         p.emitError(p.getNameLoc(), "padded_shared intervals and paddings must be powers of two");
         return {};
       }
@@ -374,8 +359,8 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       return {};
     }
     std::vector<int32_t> s(shape.begin(), shape.end());
-    e.linear = identityStandardND("offset", s, order) *
-               LinearLayout::identity1D(1, "block", "dim0");
+    e.linear =
+        identityStandardND("offset", s, order) * LinearLayout::identity1D(1, "block", "dim0");
     e.linear = e.linear.transposeOuts(standardOutDimNames(int(shape.size())));
     return finish(e);
   }
@@ -386,8 +371,7 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
   unsigned alignment = 0;
   if (mnemonic == "shared_linear") {
     int64_t a;
-    if (p.parseComma() || p.parseKeyword("alignment") || p.parseEqual() ||
-        p.parseInteger(a))
+    if (p.parseComma() || p.parseKeyword("alignment") || p.parseEqual() || p.parseInteger(a))
       return {};
     if (a <= 0 || (a & (a - 1))) {
       p.emitError(p.getNameLoc(), "alignment must be a power of two");
@@ -418,11 +402,10 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       }
     }
     size_t r = e.order.size();
-    if (ok && (r == 0 || e.sizePerThread.size() != r ||
-               e.threadsPerWarp.size() != r || e.warpsPerCTA.size() != r)) {
-      p.emitError(p.getNameLoc(),
-                  "blocked needs sizePerThread, threadsPerWarp, warpsPerCTA and "
-                  "order of one rank");
+    if (ok && (r == 0 || e.sizePerThread.size() != r || e.threadsPerWarp.size() != r ||
+               e.warpsPerCTA.size() != r)) {
+      p.emitError(p.getNameLoc(), "blocked needs sizePerThread, threadsPerWarp, warpsPerCTA and "
+                                  "order of one rank");
       return {};
     }
     if (ok) {
@@ -552,11 +535,9 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       if (!ok)
         return {};
     }
-    if (!haveVersion || e.warpsPerCTA.empty() || e.instrShape.size() < 2 ||
-        !haveTransposed) {
-      p.emitError(p.getNameLoc(),
-                  "amd_mfma needs 'version', 'warpsPerCTA', 'instrShape' and "
-                  "'isTransposed'");
+    if (!haveVersion || e.warpsPerCTA.empty() || e.instrShape.size() < 2 || !haveTransposed) {
+      p.emitError(p.getNameLoc(), "amd_mfma needs 'version', 'warpsPerCTA', 'instrShape' and "
+                                  "'isTransposed'");
       return {};
     }
     if (e.instrShape.size() == 2)
@@ -652,9 +633,8 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       absorb(regs, e.tilesPerWarp);
       absorb(warps, e.warpsPerCTA);
       if (!identity) {
-        p.emitError(p.getNameLoc(),
-                    "amd_wmma ctaLayout is not expressible as warpsPerCTA/"
-                    "tilesPerWarp (Triton 3.6 form)");
+        p.emitError(p.getNameLoc(), "amd_wmma ctaLayout is not expressible as warpsPerCTA/"
+                                    "tilesPerWarp (Triton 3.6 form)");
         return {};
       }
     }
@@ -720,8 +700,7 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
     }
     return finish(e);
   }
-  if (mnemonic == "swizzled_shared" || mnemonic == "amd_rotating_shared" ||
-      mnemonic == "shared") {
+  if (mnemonic == "swizzled_shared" || mnemonic == "amd_rotating_shared" || mnemonic == "shared") {
     LegacySharedEncoding e;
     for (auto nv : dict) {
       StringRef k = nv.getName().strref();
@@ -789,8 +768,8 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       p.emitError(p.getNameLoc(), "nvmma_shared needs 'swizzlingByteWidth' and 'elementBitWidth'");
       return {};
     }
-    if (e.swizzlingByteWidth != 0 && e.swizzlingByteWidth != 32 &&
-        e.swizzlingByteWidth != 64 && e.swizzlingByteWidth != 128) {
+    if (e.swizzlingByteWidth != 0 && e.swizzlingByteWidth != 32 && e.swizzlingByteWidth != 64 &&
+        e.swizzlingByteWidth != 128) {
       p.emitError(p.getNameLoc(), "swizzlingByteWidth must be 0, 32, 64 or 128");
       return {};
     }
@@ -880,10 +859,9 @@ bool skipOpaqueBody(DialectAsmParser &p) {
 
 const llvm::StringSet<> &layoutMnemonics() {
   static const llvm::StringSet<> set = {
-      "blocked",      "slice",          "dot_op",          "nvidia_mma",
-      "amd_mfma",     "amd_wmma",       "linear",          "generic_linear",
-      "swizzled_shared", "amd_rotating_shared", "shared", "nvmma_shared",
-      "shared_linear", "padded_shared"};
+      "blocked",  "slice",        "dot_op",         "nvidia_mma",      "amd_mfma",
+      "amd_wmma", "linear",       "generic_linear", "swizzled_shared", "amd_rotating_shared",
+      "shared",   "nvmma_shared", "shared_linear",  "padded_shared"};
   return set;
 }
 
@@ -911,8 +889,9 @@ Type parseTritonType(DialectAsmParser &p, StringRef canonicalNs, StringRef mnemo
   if (mnemonic == "memdesc") {
     info.kind = TritonTypeKind::MemDesc;
     SmallVector<int64_t> dims;
-    if (p.parseLess() || p.parseDimensionList(dims, /*allowDynamic=*/false,
-                                              /*withTrailingX=*/true) ||
+    if (p.parseLess() ||
+        p.parseDimensionList(dims, /*allowDynamic=*/false,
+                             /*withTrailingX=*/true) ||
         p.parseType(info.elementType))
       return {};
     info.shape.assign(dims.begin(), dims.end());
@@ -941,11 +920,10 @@ Type parseTritonType(DialectAsmParser &p, StringRef canonicalNs, StringRef mnemo
       return {};
     if (auto l = dyn_cast_or_null<LayoutEncodingAttr>(info.encoding)) {
       if (l.getEncoding()->is<LegacySharedEncoding>()) {
-        unsigned bits = info.elementType.isIntOrFloat()
-                            ? info.elementType.getIntOrFloatBitWidth()
-                            : 16;
-        auto resolved = resolveLegacyShared(l.getEncoding(), bits,
-                                            unsigned(l.getEncoding()->rank()));
+        unsigned bits =
+            info.elementType.isIntOrFloat() ? info.elementType.getIntOrFloatBitWidth() : 16;
+        auto resolved =
+            resolveLegacyShared(l.getEncoding(), bits, unsigned(l.getEncoding()->rank()));
         info.encoding = LayoutEncodingAttr::get(ctx, resolved);
       }
     }
@@ -979,8 +957,7 @@ Type parseTritonType(DialectAsmParser &p, StringRef canonicalNs, StringRef mnemo
     if (succeeded(p.parseOptionalKeyword("tensor"))) {
       // 3.3-3.7 spelling: !tt.tensordesc<tensor<...>>
       SmallVector<int64_t> dims;
-      if (p.parseLess() || p.parseDimensionList(dims, false, true) ||
-          p.parseType(info.elementType))
+      if (p.parseLess() || p.parseDimensionList(dims, false, true) || p.parseType(info.elementType))
         return {};
       info.shape.assign(dims.begin(), dims.end());
       if (succeeded(p.parseOptionalComma()) && p.parseAttribute(info.encoding))
@@ -1033,8 +1010,8 @@ public:
       return {};
     std::string text = "#" + canonical_ + "." + spec;
     std::string kind = canonical_ + "." + mnemonic.str();
-    if (canonical_ == "ttng" && (mnemonic == "tensor_memory_encoding" ||
-                                 mnemonic == "tensor_memory_scales_encoding"))
+    if (canonical_ == "ttng" &&
+        (mnemonic == "tensor_memory_encoding" || mnemonic == "tensor_memory_scales_encoding"))
       kind = mnemonic.str();
     return LayoutEncodingAttr::get(getContext(), makeEncoding(OpaqueEncoding{kind, text}), text);
   }
@@ -1059,14 +1036,14 @@ protected:
   std::string canonical_;
 };
 
-#define TILEXFORM_DIALECT(ClassName, Ns, Canonical, Init)                        \
-  class ClassName : public TritonFamilyDialect {                               \
-  public:                                                                      \
-    explicit ClassName(MLIRContext *ctx)                                       \
-        : TritonFamilyDialect(Ns, Canonical, ctx, TypeID::get<ClassName>()) {  \
-      Init;                                                                    \
-    }                                                                          \
-    static constexpr StringLiteral getDialectNamespace() { return Ns; }        \
+#define TILEXFORM_DIALECT(ClassName, Ns, Canonical, Init)                                          \
+  class ClassName : public TritonFamilyDialect {                                                   \
+  public:                                                                                          \
+    explicit ClassName(MLIRContext *ctx)                                                           \
+        : TritonFamilyDialect(Ns, Canonical, ctx, TypeID::get<ClassName>()) {                      \
+      Init;                                                                                        \
+    }                                                                                              \
+    static constexpr StringLiteral getDialectNamespace() { return Ns; }                            \
   };
 
 TILEXFORM_DIALECT(TritonDialect, "tt", "tt", addTypes<TritonType>())
@@ -1086,13 +1063,11 @@ TILEXFORM_DIALECT(LegacyNVGPUDialect, "nvgpu", "nvg", (void)0)
 } // namespace
 
 void registerAllDialects(DialectRegistry &registry) {
-  registry.insert<arith::ArithDialect, math::MathDialect, scf::SCFDialect,
-                  cf::ControlFlowDialect, ub::UBDialect, func::FuncDialect,
-                  LLVM::LLVMDialect, NVVM::NVVMDialect, ROCDL::ROCDLDialect,
-                  gpu::GPUDialect>();
-  registry.insert<TritonDialect, TritonGPUDialect, TritonNvidiaGPUDialect,
-                  TritonAMDGPUDialect, GluonDialect, NVGPUDialect,
-                  LegacyTritonGPUDialect, LegacyTritonNvidiaGPUDialect,
+  registry.insert<arith::ArithDialect, math::MathDialect, scf::SCFDialect, cf::ControlFlowDialect,
+                  ub::UBDialect, func::FuncDialect, LLVM::LLVMDialect, NVVM::NVVMDialect,
+                  ROCDL::ROCDLDialect, gpu::GPUDialect>();
+  registry.insert<TritonDialect, TritonGPUDialect, TritonNvidiaGPUDialect, TritonAMDGPUDialect,
+                  GluonDialect, NVGPUDialect, LegacyTritonGPUDialect, LegacyTritonNvidiaGPUDialect,
                   LegacyAMDGPUDialect, LegacyNVGPUDialect>();
 }
 

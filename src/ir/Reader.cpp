@@ -38,13 +38,11 @@ llvm::Error inputError(const std::string &file, unsigned line, unsigned col,
 }
 
 bool isIdChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' ||
-         c == '.' || c == '-';
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.' ||
+         c == '-';
 }
 
-bool isBareIdStart(char c) {
-  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
-}
+bool isBareIdStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 
 std::string trim(const std::string &s) {
   size_t b = s.find_first_not_of(" \t\r");
@@ -97,56 +95,52 @@ const llvm::StringSet<> &tritonOps() {
   static const llvm::StringSet<> ops = {
       // tt
       "tt.func", "tt.return", "tt.call", "tt.get_program_id", "tt.get_num_programs",
-      "tt.make_range", "tt.splat", "tt.unsplat", "tt.broadcast", "tt.expand_dims",
-      "tt.reshape", "tt.trans", "tt.addptr", "tt.advance", "tt.load", "tt.store",
-      "tt.dot", "tt.dot_scaled", "tt.reduce", "tt.reduce.return", "tt.scan",
-      "tt.scan.return", "tt.map_elementwise", "tt.map_elementwise.return",
-      "tt.atomic_rmw", "tt.atomic_cas", "tt.atomic_poll", "tt.descriptor_load",
-      "tt.descriptor_store", "tt.descriptor_reduce", "tt.descriptor_gather",
+      "tt.make_range", "tt.splat", "tt.unsplat", "tt.broadcast", "tt.expand_dims", "tt.reshape",
+      "tt.trans", "tt.addptr", "tt.advance", "tt.load", "tt.store", "tt.dot", "tt.dot_scaled",
+      "tt.reduce", "tt.reduce.return", "tt.scan", "tt.scan.return", "tt.map_elementwise",
+      "tt.map_elementwise.return", "tt.atomic_rmw", "tt.atomic_cas", "tt.atomic_poll",
+      "tt.descriptor_load", "tt.descriptor_store", "tt.descriptor_reduce", "tt.descriptor_gather",
       "tt.descriptor_scatter", "tt.make_tensor_descriptor", "tt.assert", "tt.print",
-      "tt.elementwise_inline_asm", "tt.extern_elementwise", "tt.fp_to_fp",
-      "tt.bitcast", "tt.join", "tt.split", "tt.cat", "tt.histogram", "tt.gather",
-      "tt.clampf", "tt.precise_sqrt", "tt.precise_divf", "tt.make_tensor_ptr",
-      "tt.mulhiui", "tt.int_to_ptr", "tt.ptr_to_int", "tt.grid_dependency_wait",
-      "tt.grid_dependency_launch_dependents", "tt.reinterpret_tensor_descriptor",
-      "tt.experimental_descriptor_load", "tt.experimental_descriptor_store",
-      "tt.experimental_descriptor_gather", "tt.experimental_descriptor_scatter",
-      "tt.experimental_tensormap_create", "tt.experimental_tensormap_fenceproxy_acquire",
+      "tt.elementwise_inline_asm", "tt.extern_elementwise", "tt.fp_to_fp", "tt.bitcast", "tt.join",
+      "tt.split", "tt.cat", "tt.histogram", "tt.gather", "tt.clampf", "tt.precise_sqrt",
+      "tt.precise_divf", "tt.make_tensor_ptr", "tt.mulhiui", "tt.int_to_ptr", "tt.ptr_to_int",
+      "tt.grid_dependency_wait", "tt.grid_dependency_launch_dependents",
+      "tt.reinterpret_tensor_descriptor", "tt.experimental_descriptor_load",
+      "tt.experimental_descriptor_store", "tt.experimental_descriptor_gather",
+      "tt.experimental_descriptor_scatter", "tt.experimental_tensormap_create",
+      "tt.experimental_tensormap_fenceproxy_acquire",
       // ttg
       "ttg.convert_layout", "ttg.local_alloc", "ttg.local_dealloc", "ttg.local_load",
-      "ttg.local_store", "ttg.local_gather", "ttg.local_scatter",
-      "ttg.local_atomic_scatter_rmw", "ttg.memdesc_index", "ttg.memdesc_subslice",
-      "ttg.memdesc_subview", "ttg.memdesc_trans", "ttg.memdesc_reshape",
-      "ttg.memdesc_reinterpret", "ttg.async_copy_global_to_local",
+      "ttg.local_store", "ttg.local_gather", "ttg.local_scatter", "ttg.local_atomic_scatter_rmw",
+      "ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_subview", "ttg.memdesc_trans",
+      "ttg.memdesc_reshape", "ttg.memdesc_reinterpret", "ttg.async_copy_global_to_local",
       "ttg.async_commit_group", "ttg.async_wait", "ttg.barrier", "ttg.local_barrier",
-      "ttg.warp_specialize", "ttg.warp_specialize.partitions", "ttg.warp_yield",
-      "ttg.warp_return", "ttg.fp4_to_fp", "ttg.global_scratch_alloc",
-      "ttg.predicate_stage", "ttg.mask", "ttg.mask.return", "ttg.warp_id",
-      "ttg.upcast_mxfp",
+      "ttg.warp_specialize", "ttg.warp_specialize.partitions", "ttg.warp_yield", "ttg.warp_return",
+      "ttg.fp4_to_fp", "ttg.global_scratch_alloc", "ttg.predicate_stage", "ttg.mask",
+      "ttg.mask.return", "ttg.warp_id", "ttg.upcast_mxfp",
       // ttng
       "ttng.warp_group_dot", "ttng.warp_group_dot_wait", "ttng.fence_async_shared",
-      "ttng.init_barrier", "ttng.inval_barrier", "ttng.barrier_expect",
-      "ttng.wait_barrier", "ttng.arrive_barrier", "ttng.async_tma_copy_global_to_local",
-      "ttng.async_tma_copy_local_to_global", "ttng.async_tma_reduce",
-      "ttng.async_tma_gather", "ttng.async_tma_scatter", "ttng.async_tma_store_wait",
-      "ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled", "ttng.tc_gen5_commit",
-      "ttng.tmem_alloc", "ttng.tmem_load", "ttng.tmem_store", "ttng.tmem_subslice",
-      "ttng.tmem_copy", "ttng.reinterpret_tensor_descriptor", "ttng.tensormap_create",
+      "ttng.init_barrier", "ttng.inval_barrier", "ttng.barrier_expect", "ttng.wait_barrier",
+      "ttng.arrive_barrier", "ttng.async_tma_copy_global_to_local",
+      "ttng.async_tma_copy_local_to_global", "ttng.async_tma_reduce", "ttng.async_tma_gather",
+      "ttng.async_tma_scatter", "ttng.async_tma_store_wait", "ttng.tc_gen5_mma",
+      "ttng.tc_gen5_mma_scaled", "ttng.tc_gen5_commit", "ttng.tmem_alloc", "ttng.tmem_load",
+      "ttng.tmem_store", "ttng.tmem_subslice", "ttng.tmem_copy",
+      "ttng.reinterpret_tensor_descriptor", "ttng.tensormap_create",
       "ttng.tensormap_fenceproxy_acquire", "ttng.cluster_arrive", "ttng.cluster_wait",
       "ttng.cluster_barrier", "ttng.tensor_desc_to_tma_ptr", "ttng.async_copy_mbarrier_arrive",
       "ttng.fence_mbarrier_init_release_cluster", "ttng.async_shared_store",
       // amdg
       "amdg.buffer_load", "amdg.buffer_store", "amdg.buffer_load_to_local",
-      "amdg.buffer_atomic_rmw", "amdg.buffer_atomic_cas", "amdg.async_wait",
-      "amdg.cond_barrier", "amdg.concat", "amdg.extract_slice",
-      "amdg.in_thread_transpose", "amdg.instruction_sched_hint",
-      "amdg.local_load_packed_tranposed", "amdg.local_load_packed_transposed",
-      "amdg.scaled_upcast_fp4", "amdg.scaled_upcast_fp8", "amdg.upcast_mxfp",
-      "amdg.masked_load", "amdg.masked_store", "amdg.async_copy_local_to_global",
-      "amdg.async_tdm_copy_global_to_local", "amdg.async_tdm_copy_local_to_global",
-      "amdg.async_tdm_wait", "amdg.tdm_prefetch", "amdg.update_tensor_descriptor",
-      "amdg.memory_counter_wait", "amdg.init_barrier", "amdg.wait_barrier",
-      "amdg.arrive_barrier",
+      "amdg.buffer_atomic_rmw", "amdg.buffer_atomic_cas", "amdg.async_wait", "amdg.cond_barrier",
+      "amdg.concat", "amdg.extract_slice", "amdg.in_thread_transpose",
+      "amdg.instruction_sched_hint", "amdg.local_load_packed_tranposed",
+      "amdg.local_load_packed_transposed", "amdg.scaled_upcast_fp4", "amdg.scaled_upcast_fp8",
+      "amdg.upcast_mxfp", "amdg.masked_load", "amdg.masked_store",
+      "amdg.async_copy_local_to_global", "amdg.async_tdm_copy_global_to_local",
+      "amdg.async_tdm_copy_local_to_global", "amdg.async_tdm_wait", "amdg.tdm_prefetch",
+      "amdg.update_tensor_descriptor", "amdg.memory_counter_wait", "amdg.init_barrier",
+      "amdg.wait_barrier", "amdg.arrive_barrier",
       // gluon
       "gluon.set_auto_layout",
       // module
@@ -165,9 +159,7 @@ struct Header {
   std::vector<std::pair<size_t, Piece *>> map;
   std::vector<Piece> pieces;
 
-  void add(const std::string &t, unsigned line, unsigned col) {
-    pieces.push_back({t, line, col});
-  }
+  void add(const std::string &t, unsigned line, unsigned col) { pieces.push_back({t, line, col}); }
   void finish() {
     text.clear();
     map.clear();
@@ -222,8 +214,8 @@ private:
   llvm::Expected<std::unique_ptr<Operation>> parseOp(size_t &lineIdx, Block *parent);
   llvm::Error parseRegionBody(size_t &lineIdx, Region *region, TextPos open);
   llvm::Error analyseHeader(Operation *op, Header &h, Block *parent);
-  llvm::Error parseSignature(Operation *op, const std::string &sig, size_t sigOffset,
-                             Header &h, size_t nResults);
+  llvm::Error parseSignature(Operation *op, const std::string &sig, size_t sigOffset, Header &h,
+                             size_t nResults);
   std::vector<std::string> splitTypes(const std::string &s);
   SourceLoc resolveLoc(const std::string &text, int depth = 0);
 
@@ -291,10 +283,9 @@ std::string Reader::substitute(const std::string &s, size_t *firstChange) {
 std::string Reader::fixStrippedType(const std::string &t) {
   if (t.empty() || t[0] != '<')
     return t;
-  if (t.find("#smem") != std::string::npos ||
-      t.find("shared_memory") != std::string::npos ||
-      t.find("tensor_memory") != std::string::npos ||
-      t.find(", mutable") != std::string::npos || t.find("#shared") != std::string::npos)
+  if (t.find("#smem") != std::string::npos || t.find("shared_memory") != std::string::npos ||
+      t.find("tensor_memory") != std::string::npos || t.find(", mutable") != std::string::npos ||
+      t.find("#shared") != std::string::npos)
     return "!ttg.memdesc" + t;
   size_t k = 1;
   while (k < t.size() && std::isdigit(static_cast<unsigned char>(t[k])))
@@ -306,8 +297,8 @@ std::string Reader::fixStrippedType(const std::string &t) {
 
 // Runs an MLIR parse with diagnostics captured into one message.
 template <typename T, typename Fn>
-llvm::Expected<T> captureParse(mlir::MLIRContext *ctx, const std::string &text,
-                               Fn &&parse, unsigned &errCol) {
+llvm::Expected<T> captureParse(mlir::MLIRContext *ctx, const std::string &text, Fn &&parse,
+                               unsigned &errCol) {
   std::string message;
   errCol = 0;
   mlir::ScopedDiagnosticHandler handler(ctx, [&](mlir::Diagnostic &d) {
@@ -323,11 +314,9 @@ llvm::Expected<T> captureParse(mlir::MLIRContext *ctx, const std::string &text,
   if (!result)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
                                    message.empty() ? "cannot parse" : message.c_str());
-  if (numRead != text.size() &&
-      !trim(text.substr(numRead)).empty()) {
+  if (numRead != text.size() && !trim(text.substr(numRead)).empty()) {
     errCol = unsigned(numRead) + 1;
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "unexpected text after '%s'",
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "unexpected text after '%s'",
                                    text.substr(0, numRead).c_str());
   }
   return result;
@@ -339,9 +328,7 @@ llvm::Expected<mlir::Type> Reader::parseType(const std::string &raw, TextPos at)
   unsigned col;
   auto r = captureParse<mlir::Type>(
       mod_->context.get(), text,
-      [&](const std::string &t, size_t *n) {
-        return mlir::parseType(t, mod_->context.get(), n);
-      },
+      [&](const std::string &t, size_t *n) { return mlir::parseType(t, mod_->context.get(), n); },
       col);
   if (!r) {
     TextPos p = at;
@@ -472,8 +459,7 @@ SourceLoc Reader::resolveLoc(const std::string &rawText, int depth) {
     }
     if (!rest.empty() && rest[0] == '(') {
       size_t close = matchBracket(rest, 0);
-      std::string child =
-          rest.substr(1, (close == std::string::npos ? rest.size() : close) - 1);
+      std::string child = rest.substr(1, (close == std::string::npos ? rest.size() : close) - 1);
       out = resolveLoc(child, depth + 1);
     }
     out.name = s;
@@ -558,8 +544,8 @@ llvm::Error Reader::parseTopLevel() {
         size_t open = line.rfind('<', at);
         if (exact && open != std::string::npos && open >= 7 &&
             line.compare(open - 7, 7, "memdesc") == 0) {
-          auto type = parseType("!ttg.memdesc" + line.substr(open, matchBracket(line, open) - open + 1),
-                                a.pos);
+          auto type = parseType(
+              "!ttg.memdesc" + line.substr(open, matchBracket(line, open) - open + 1), a.pos);
           if (type) {
             a.attr = TritonType(mlir::cast<TritonType>(*type)).info().encoding;
             break;
@@ -586,13 +572,11 @@ llvm::Error Reader::parseTopLevel() {
   bool sawModule = false;
   for (size_t i = 0; i < lines_.size();) {
     std::string t = trim(lines_[i]);
-    if (t.empty() || t.rfind("//", 0) == 0 || lines_[i][0] == '#' ||
-        lines_[i][0] == '!') {
+    if (t.empty() || t.rfind("//", 0) == 0 || lines_[i][0] == '#' || lines_[i][0] == '!') {
       ++i;
       continue;
     }
-    if (!sawModule && t.rfind("module", 0) == 0 &&
-        (t.size() == 6 || !isIdChar(t[6]))) {
+    if (!sawModule && t.rfind("module", 0) == 0 && (t.size() == 6 || !isIdChar(t[6]))) {
       // The module op: its attributes and one region holding the functions.
       sawModule = true;
       Header h;
@@ -610,8 +594,8 @@ llvm::Error Reader::parseTopLevel() {
         size_t rb = lb == std::string::npos ? lb : matchBracket(rest, lb);
         if (rb == std::string::npos)
           return error(root->pos, "unterminated module attributes");
-        auto a = parseAttr(rest.substr(lb, rb - lb + 1),
-                           {unsigned(i + 1), unsigned(indent + 7 + lb)});
+        auto a =
+            parseAttr(rest.substr(lb, rb - lb + 1), {unsigned(i + 1), unsigned(indent + 7 + lb)});
         if (!a)
           return a.takeError();
         mod_->moduleAttributes = mlir::dyn_cast<mlir::DictionaryAttr>(*a);
@@ -700,9 +684,11 @@ llvm::Error Reader::parseRegionBody(size_t &i, Region *region, TextPos open) {
               break;
             continue;
           }
-          if (k < args.size() && (args[k] == '(' || args[k] == '<' || args[k] == '[' || args[k] == '{'))
+          if (k < args.size() &&
+              (args[k] == '(' || args[k] == '<' || args[k] == '[' || args[k] == '{'))
             ++d;
-          else if (k < args.size() && (args[k] == ')' || args[k] == '>' || args[k] == ']' || args[k] == '}'))
+          else if (k < args.size() &&
+                   (args[k] == ')' || args[k] == '>' || args[k] == ']' || args[k] == '}'))
             --d;
           else if (k == args.size() || (args[k] == ',' && d == 0)) {
             std::string a = trim(args.substr(start, k - start));
@@ -715,7 +701,8 @@ llvm::Error Reader::parseRegionBody(size_t &i, Region *region, TextPos open) {
             size_t locp = ty.find(" loc(");
             if (locp != std::string::npos)
               ty = ty.substr(0, locp);
-            auto type = parseType(ty, {unsigned(i + 1), unsigned(indent + lp + 2 + start + colon + 1)});
+            auto type =
+                parseType(ty, {unsigned(i + 1), unsigned(indent + lp + 2 + start + colon + 1)});
             if (!type)
               return type.takeError();
             v->type = *type;
@@ -750,8 +737,7 @@ bool isRegionContinuation(const std::string &t) {
   return j < t.size() && t[j] != '.';
 }
 
-llvm::Error Reader::labelArguments(const std::string &label, unsigned line,
-                                   unsigned col) {
+llvm::Error Reader::labelArguments(const std::string &label, unsigned line, unsigned col) {
   size_t lp = label.find('(');
   if (lp == std::string::npos)
     return llvm::Error::success();
@@ -860,10 +846,10 @@ llvm::Expected<std::unique_ptr<Operation>> Reader::parseOp(size_t &i, Block *par
   // Results are defined after the regions are read, but the op's own text
   // comes first; regions see the enclosing scope only.
   if (auto e = handleLine(first, op->pos.line, op->pos.col))
-    return std::move(e);
+    return e;
   h.finish();
   if (auto e = analyseHeader(op.get(), h, parent))
-    return std::move(e);
+    return e;
   return op;
 }
 
@@ -897,11 +883,10 @@ std::vector<std::string> Reader::splitTypes(const std::string &s) {
 }
 
 std::string canonicalName(llvm::StringRef name) {
-  static const std::pair<const char *, const char *> prefixes[] = {
-      {"triton_gpu.", "ttg."},
-      {"triton_nvidia_gpu.", "ttng."},
-      {"amdgpu.", "amdg."},
-      {"nvgpu.", "nvg."}};
+  static const std::pair<const char *, const char *> prefixes[] = {{"triton_gpu.", "ttg."},
+                                                                   {"triton_nvidia_gpu.", "ttng."},
+                                                                   {"amdgpu.", "amdg."},
+                                                                   {"nvgpu.", "nvg."}};
   for (auto &[from, to] : prefixes)
     if (name.starts_with(from))
       return std::string(to) + name.substr(strlen(from)).str();
@@ -1010,8 +995,7 @@ llvm::Error Reader::analyseHeader(Operation *op, Header &h, Block *parent) {
         --d;
       if (d < 0)
         return error(h.posOf(restOff + j), std::string("unbalanced '") + c + "'");
-      if (d == 0 && rest.compare(j, 4, "loc(") == 0 &&
-          (j == 0 || rest[j - 1] == ' '))
+      if (d == 0 && rest.compare(j, 4, "loc(") == 0 && (j == 0 || rest[j - 1] == ' '))
         locAt = j;
     }
     if (d != 0)
@@ -1077,9 +1061,9 @@ llvm::Error Reader::analyseHeader(Operation *op, Header &h, Block *parent) {
         size_t n = j;
         while (n < rest.size() && rest[n] == ' ')
           ++n;
-        bool def = (n < rest.size() && rest[n] == '=' &&
-                    (n + 1 >= rest.size() || rest[n + 1] != '=')) ||
-                   (n < rest.size() && rest[n] == ':' && d >= 1);
+        bool def =
+            (n < rest.size() && rest[n] == '=' && (n + 1 >= rest.size() || rest[n + 1] != '=')) ||
+            (n < rest.size() && rest[n] == ':' && d >= 1);
         if (!def && sigColon == std::string::npos)
           uses.emplace_back(name, restOff + b);
         else if (def)
@@ -1240,8 +1224,8 @@ llvm::Error Reader::analyseHeader(Operation *op, Header &h, Block *parent) {
   return llvm::Error::success();
 }
 
-llvm::Error Reader::parseSignature(Operation *op, const std::string &sigIn,
-                                   size_t sigOff, Header &h, size_t nResults) {
+llvm::Error Reader::parseSignature(Operation *op, const std::string &sigIn, size_t sigOff,
+                                   Header &h, size_t nResults) {
   std::string sig = sigIn;
   if (trim(sig).empty())
     return llvm::Error::success();
@@ -1341,7 +1325,7 @@ llvm::Expected<std::unique_ptr<Module>> Reader::run() {
   mod_->path = path_;
   mod_->context = makeContext();
   if (auto e = parseTopLevel())
-    return std::move(e);
+    return e;
   // Module facts.
   if (mod_->moduleAttributes) {
     for (auto nv : mod_->moduleAttributes) {
@@ -1445,7 +1429,7 @@ static llvm::Error checkText(const std::string &path, const std::string &text) {
 llvm::Expected<std::unique_ptr<Module>> loadModuleText(const std::string &text,
                                                        const std::string &path) {
   if (auto e = checkText(path, text))
-    return std::move(e);
+    return e;
   Reader reader(path, text);
   return reader.run();
 }
@@ -1472,22 +1456,17 @@ llvm::Expected<mlir::Attribute> parseAttributeText(mlir::MLIRContext *ctx,
       },
       col);
   if (!r)
-    return llvm::make_error<InputError>("<attr>", 1, col ? col : 1,
-                                        llvm::toString(r.takeError()));
+    return llvm::make_error<InputError>("<attr>", 1, col ? col : 1, llvm::toString(r.takeError()));
   return *r;
 }
 
-llvm::Expected<mlir::Type> parseTypeText(mlir::MLIRContext *ctx,
-                                         const std::string &text) {
+llvm::Expected<mlir::Type> parseTypeText(mlir::MLIRContext *ctx, const std::string &text) {
   unsigned col;
   std::string t = trim(text);
   auto r = captureParse<mlir::Type>(
-      ctx, t,
-      [&](const std::string &s, size_t *n) { return mlir::parseType(s, ctx, n); },
-      col);
+      ctx, t, [&](const std::string &s, size_t *n) { return mlir::parseType(s, ctx, n); }, col);
   if (!r)
-    return llvm::make_error<InputError>("<type>", 1, col ? col : 1,
-                                        llvm::toString(r.takeError()));
+    return llvm::make_error<InputError>("<type>", 1, col ? col : 1, llvm::toString(r.takeError()));
   return *r;
 }
 

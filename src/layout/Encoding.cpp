@@ -11,20 +11,15 @@ bool SliceEncoding::operator==(const SliceEncoding &o) const {
 }
 
 bool DotOperandEncoding::operator==(const DotOperandEncoding &o) const {
-  return opIdx == o.opIdx && kWidth == o.kWidth && parent && o.parent &&
-         *parent == *o.parent;
+  return opIdx == o.opIdx && kWidth == o.kWidth && parent && o.parent && *parent == *o.parent;
 }
 
 namespace {
 
-template <class... Ts> struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
+template <class... Ts> struct Overloaded : Ts... { using Ts::operator()...; };
 template <class... Ts> Overloaded(Ts...) -> Overloaded<Ts...>;
 
-[[noreturn]] void fail(const std::string &msg) {
-  throw std::invalid_argument(msg);
-}
+[[noreturn]] void fail(const std::string &msg) { throw std::invalid_argument(msg); }
 
 bool isPow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
@@ -37,8 +32,7 @@ std::vector<unsigned> matrixOrder(unsigned rank, bool rowMajor) {
   return order;
 }
 
-std::vector<unsigned> orderForDotOperand(unsigned opIdx, unsigned rank,
-                                         bool kContig) {
+std::vector<unsigned> orderForDotOperand(unsigned opIdx, unsigned rank, bool kContig) {
   return matrixOrder(rank, (opIdx == 1) != kContig);
 }
 
@@ -55,8 +49,8 @@ std::vector<int32_t> toI32(const std::vector<unsigned> &v) {
 }
 
 LinearLayout broadcastedDotOperandLayout(const std::vector<unsigned> &sizes,
-                                         const std::vector<unsigned> &order,
-                                         unsigned kDim, const std::string &in) {
+                                         const std::vector<unsigned> &order, unsigned kDim,
+                                         const std::string &in) {
   auto names = standardOutDimNames(int(sizes.size()));
   LinearLayout l;
   for (unsigned d : order) {
@@ -79,8 +73,7 @@ std::vector<unsigned> ctaSplitNum(const CGALayout &cga, unsigned rank) {
   return split;
 }
 
-std::vector<int64_t> shapePerCTA(const CGALayout &cga,
-                                 const std::vector<int64_t> &shape) {
+std::vector<int64_t> shapePerCTA(const CGALayout &cga, const std::vector<int64_t> &shape) {
   auto split = ctaSplitNum(cga, unsigned(shape.size()));
   std::vector<int64_t> r;
   for (size_t i = 0; i < shape.size(); ++i)
@@ -88,28 +81,9 @@ std::vector<int64_t> shapePerCTA(const CGALayout &cga,
   return r;
 }
 
-const CGALayout *cgaOf(const Encoding &enc) {
-  return std::visit(
-      Overloaded{
-          [](const BlockedEncoding &e) -> const CGALayout * { return &e.cga; },
-          [](const NvidiaMmaEncoding &e) -> const CGALayout * { return &e.cga; },
-          [](const AmdMfmaEncoding &e) -> const CGALayout * { return &e.cga; },
-          [](const AmdWmmaEncoding &e) -> const CGALayout * { return &e.cga; },
-          [](const SwizzledSharedEncoding &e) -> const CGALayout * {
-            return &e.cga;
-          },
-          [](const NVMMASharedEncoding &e) -> const CGALayout * {
-            return &e.cga;
-          },
-          [](const auto &) -> const CGALayout * { return nullptr; }},
-      enc.value);
-}
-
 // ---- printing ---------------------------------------------------------------
 
-std::string list(const std::vector<unsigned> &v) {
-  return fmt::format("[{}]", fmt::join(v, ", "));
-}
+std::string list(const std::vector<unsigned> &v) { return fmt::format("[{}]", fmt::join(v, ", ")); }
 
 std::string basesText(const Bases &bases) {
   std::vector<std::string> parts;
@@ -143,35 +117,31 @@ struct Printer {
     return std::visit(
         Overloaded{
             [&](const BlockedEncoding &e) {
-              return fmt::format(
-                  "#ttg.blocked<{{sizePerThread = {}, threadsPerWarp = {}, "
-                  "warpsPerCTA = {}, order = {}{}}}>",
-                  list(e.sizePerThread), list(e.threadsPerWarp),
-                  list(e.warpsPerCTA), list(e.order), cgaSuffix(e.cga));
+              return fmt::format("#ttg.blocked<{{sizePerThread = {}, threadsPerWarp = {}, "
+                                 "warpsPerCTA = {}, order = {}{}}}>",
+                                 list(e.sizePerThread), list(e.threadsPerWarp), list(e.warpsPerCTA),
+                                 list(e.order), cgaSuffix(e.cga));
             },
             [&](const SliceEncoding &e) {
-              return fmt::format("#ttg.slice<{{dim = {}, parent = {}}}>", e.dim,
-                                 nested(e.parent));
+              return fmt::format("#ttg.slice<{{dim = {}, parent = {}}}>", e.dim, nested(e.parent));
             },
             [&](const DotOperandEncoding &e) {
-              std::string k =
-                  e.kWidth ? fmt::format(", kWidth = {}", e.kWidth) : "";
-              return fmt::format("#ttg.dot_op<{{opIdx = {}, parent = {}{}}}>",
-                                 e.opIdx, nested(e.parent), k);
+              std::string k = e.kWidth ? fmt::format(", kWidth = {}", e.kWidth) : "";
+              return fmt::format("#ttg.dot_op<{{opIdx = {}, parent = {}{}}}>", e.opIdx,
+                                 nested(e.parent), k);
             },
             [&](const NvidiaMmaEncoding &e) {
-              return fmt::format(
-                  "#ttg.nvidia_mma<{{versionMajor = {}, versionMinor = {}, "
-                  "warpsPerCTA = {}{}, instrShape = {}}}>",
-                  e.versionMajor, e.versionMinor, list(e.warpsPerCTA),
-                  cgaSuffix(e.cga), list(e.instrShape));
+              return fmt::format("#ttg.nvidia_mma<{{versionMajor = {}, versionMinor = {}, "
+                                 "warpsPerCTA = {}{}, instrShape = {}}}>",
+                                 e.versionMajor, e.versionMinor, list(e.warpsPerCTA),
+                                 cgaSuffix(e.cga), list(e.instrShape));
             },
             [&](const AmdMfmaEncoding &e) {
-              std::string s = fmt::format(
-                  "#ttg.amd_mfma<{{version = {}, warpsPerCTA = {}, instrShape "
-                  "= {}, isTransposed = {}{}",
-                  e.version, list(e.warpsPerCTA), list(e.instrShape),
-                  e.isTransposed ? "true" : "false", cgaSuffix(e.cga));
+              std::string s =
+                  fmt::format("#ttg.amd_mfma<{{version = {}, warpsPerCTA = {}, instrShape "
+                              "= {}, isTransposed = {}{}",
+                              e.version, list(e.warpsPerCTA), list(e.instrShape),
+                              e.isTransposed ? "true" : "false", cgaSuffix(e.cga));
               if (std::any_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
                               [](unsigned t) { return t != 1; }))
                 s += ", tilesPerWarp = " + list(e.tilesPerWarp);
@@ -180,16 +150,14 @@ struct Printer {
               return s + "}>";
             },
             [&](const AmdWmmaEncoding &e) {
-              std::string s = fmt::format(
-                  "#ttg.amd_wmma<{{version = {}, isTranspose = {}, "
-                  "warpsPerCTA = {}{}",
-                  e.version, e.isTranspose ? "true" : "false",
-                  list(e.warpsPerCTA), cgaSuffix(e.cga));
+              std::string s = fmt::format("#ttg.amd_wmma<{{version = {}, isTranspose = {}, "
+                                          "warpsPerCTA = {}{}",
+                                          e.version, e.isTranspose ? "true" : "false",
+                                          list(e.warpsPerCTA), cgaSuffix(e.cga));
               if (std::any_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
                               [](unsigned t) { return t != 1; }))
                 s += ", tilesPerWarp = " + list(e.tilesPerWarp);
-              if (!e.instrShape.empty() &&
-                  e.instrShape != std::vector<unsigned>{16, 16, 16})
+              if (!e.instrShape.empty() && e.instrShape != std::vector<unsigned>{16, 16, 16})
                 s += ", instrShape = " + list(e.instrShape);
               return s + "}>";
             },
@@ -197,23 +165,20 @@ struct Printer {
               std::vector<std::string> parts;
               for (auto &[name, bases] : e.ll.bases())
                 parts.push_back(name + " = " + basesText(bases));
-              return fmt::format("#ttg.{}<{{{}}}>",
-                                 e.generic ? "generic_linear" : "linear",
+              return fmt::format("#ttg.{}<{{{}}}>", e.generic ? "generic_linear" : "linear",
                                  fmt::join(parts, ", "));
             },
             [&](const SwizzledSharedEncoding &e) {
-              return fmt::format(
-                  "#ttg.{}<{{vec = {}, perPhase = {}, maxPhase = {}, order = "
-                  "{}{}}}>",
-                  e.rotating ? "amd_rotating_shared" : "swizzled_shared", e.vec,
-                  e.perPhase, e.maxPhase, list(e.order), cgaSuffix(e.cga));
+              return fmt::format("#ttg.{}<{{vec = {}, perPhase = {}, maxPhase = {}, order = "
+                                 "{}{}}}>",
+                                 e.rotating ? "amd_rotating_shared" : "swizzled_shared", e.vec,
+                                 e.perPhase, e.maxPhase, list(e.order), cgaSuffix(e.cga));
             },
             [&](const NVMMASharedEncoding &e) {
               std::string s = fmt::format(
                   "#ttg.nvmma_shared<{{swizzlingByteWidth = {}, transposed = "
                   "{}, elementBitWidth = {}",
-                  e.swizzlingByteWidth, e.transposed ? "true" : "false",
-                  e.elementBitWidth);
+                  e.swizzlingByteWidth, e.transposed ? "true" : "false", e.elementBitWidth);
               if (e.fp4Padded)
                 s += ", fp4Padded = true";
               if (e.cga.bases.empty()) {
@@ -225,8 +190,7 @@ struct Printer {
               return s + "}>";
             },
             [&](const SharedLinearEncoding &e) {
-              std::string s =
-                  "#ttg.shared_linear<{offset = " + basesText(e.ll.basesOf("offset"));
+              std::string s = "#ttg.shared_linear<{offset = " + basesText(e.ll.basesOf("offset"));
               if (!e.ll.basesOf("block").empty())
                 s += ", block = " + basesText(e.ll.basesOf("block"));
               return s + fmt::format("}}, alignment = {}>", e.alignment);
@@ -235,8 +199,7 @@ struct Printer {
               std::vector<std::string> pairs;
               for (auto &[i, p] : e.intervalPaddings)
                 pairs.push_back(fmt::format("{}:+{}", i, p));
-              std::string s =
-                  fmt::format("#ttg.padded_shared<[{}] ", fmt::join(pairs, ", "));
+              std::string s = fmt::format("#ttg.padded_shared<[{}] ", fmt::join(pairs, ", "));
               // The short form when the offsets are an identity in some order.
               const auto &off = e.linear.basesOf("offset");
               unsigned rank = unsigned(e.linear.numOutDims());
@@ -259,8 +222,7 @@ struct Printer {
                     break;
                   }
                   if (nz != expectDim) {
-                    if (std::find(order.begin(), order.end(), unsigned(nz)) !=
-                        order.end()) {
+                    if (std::find(order.begin(), order.end(), unsigned(nz)) != order.end()) {
                       ok = false;
                       break;
                     }
@@ -282,21 +244,18 @@ struct Printer {
                   std::vector<unsigned> ushape;
                   for (auto &[n, sz] : e.linear.outDims())
                     ushape.push_back(unsigned(sz));
-                  return s + fmt::format("{{order = {}, shape = {}}}>",
-                                         list(order), list(ushape));
+                  return s + fmt::format("{{order = {}, shape = {}}}>", list(order), list(ushape));
                 }
               }
-              return s + fmt::format("{{offset = {}, block = {}}}>",
-                                     basesText(off),
+              return s + fmt::format("{{offset = {}, block = {}}}>", basesText(off),
                                      basesText(e.linear.basesOf("block")));
             },
             [&](const LegacySharedEncoding &e) {
               std::vector<unsigned> ord = e.order;
-              return fmt::format(
-                  "#ttg.shared<{{vec = {}, perPhase = {}, maxPhase = {}, order "
-                  "= {}{}, hasLeadingOffset = {}}}>",
-                  e.vec, e.perPhase, e.maxPhase, list(ord), cgaSuffix(e.cga),
-                  e.hasLeadingOffset ? "true" : "false");
+              return fmt::format("#ttg.shared<{{vec = {}, perPhase = {}, maxPhase = {}, order "
+                                 "= {}{}, hasLeadingOffset = {}}}>",
+                                 e.vec, e.perPhase, e.maxPhase, list(ord), cgaSuffix(e.cga),
+                                 e.hasLeadingOffset ? "true" : "false");
             },
             [&](const OpaqueEncoding &e) { return e.text; }},
         enc.value);
@@ -305,21 +264,18 @@ struct Printer {
 
 // ---- linear layouts ---------------------------------------------------------
 
-std::vector<std::pair<std::string, int64_t>>
-labeledShape(const std::vector<int64_t> &shape) {
+std::vector<std::pair<std::string, int64_t>> labeledShape(const std::vector<int64_t> &shape) {
   std::vector<std::pair<std::string, int64_t>> r;
   for (size_t i = 0; i < shape.size(); ++i)
     r.emplace_back("dim" + std::to_string(i), shape[i]);
   return r;
 }
 
-LinearLayout blockedLL(const BlockedEncoding &e,
-                       const std::vector<int64_t> &shape) {
+LinearLayout blockedLL(const BlockedEncoding &e, const std::vector<int64_t> &shape) {
   auto cta = identityStandardND("register", toI32(e.sizePerThread), e.order) *
              identityStandardND("lane", toI32(e.threadsPerWarp), e.order) *
              identityStandardND("warp", toI32(e.warpsPerCTA), e.order);
-  return combineCtaCgaWithShape(cta, cgaToLinearLayout(e.cga, unsigned(shape.size())),
-                                shape);
+  return combineCtaCgaWithShape(cta, cgaToLinearLayout(e.cga, unsigned(shape.size())), shape);
 }
 
 LinearLayout nvidiaMmaTile(const std::vector<unsigned> &tile, unsigned kWidth,
@@ -327,8 +283,7 @@ LinearLayout nvidiaMmaTile(const std::vector<unsigned> &tile, unsigned kWidth,
                            const std::vector<unsigned> &repOrder) {
   unsigned rank = unsigned(repOrder.size());
   auto names = standardOutDimNames(int(rank));
-  LinearLayout l =
-      identityStandardND("register", std::vector<int32_t>(rank, 1), repOrder);
+  LinearLayout l = identityStandardND("register", std::vector<int32_t>(rank, 1), repOrder);
   unsigned inner = order[0], outer = order[1];
   int32_t m = int32_t(tile[outer]), n = int32_t(tile[inner]);
   if (m % 8 || n % int32_t(kWidth * 4))
@@ -341,8 +296,7 @@ LinearLayout nvidiaMmaTile(const std::vector<unsigned> &tile, unsigned kWidth,
   return l;
 }
 
-LinearLayout nvidiaMmaLL(const NvidiaMmaEncoding &e,
-                         const std::vector<int64_t> &shape) {
+LinearLayout nvidiaMmaLL(const NvidiaMmaEncoding &e, const std::vector<int64_t> &shape) {
   unsigned rank = unsigned(shape.size());
   bool hopper = e.versionMajor == 3;
   std::vector<unsigned> tile;
@@ -351,8 +305,7 @@ LinearLayout nvidiaMmaLL(const NvidiaMmaEncoding &e,
   else if (hopper)
     tile = {e.instrShape.at(0), e.instrShape.at(1)};
   else
-    fail(fmt::format("nvidia_mma version {} has no linear layout",
-                     e.versionMajor));
+    fail(fmt::format("nvidia_mma version {} has no linear layout", e.versionMajor));
   if (tile.size() != rank)
     fail("nvidia_mma instrShape rank differs from the tensor rank");
   auto order = matrixOrder(rank, true);
@@ -396,15 +349,14 @@ LinearLayout mfmaLL(const AmdMfmaEncoding &e, const std::vector<int64_t> &shape)
   tile *= LinearLayout::identity1D(int32_t(tpw.at(nIndex)), "register", dimN);
   tile *= LinearLayout::identity1D(int32_t(e.warpsPerCTA[nIndex]), "warp", dimN);
   tile *= LinearLayout::identity1D(
-      int32_t(shape[nIndex] / (int64_t(nDim) * e.warpsPerCTA[nIndex] * tpw[nIndex])),
-      "register", dimN);
+      int32_t(shape[nIndex] / (int64_t(nDim) * e.warpsPerCTA[nIndex] * tpw[nIndex])), "register",
+      dimN);
   tile *= LinearLayout::identity1D(int32_t(tpw.at(mIndex)), "register", dimM);
   tile *= LinearLayout::identity1D(int32_t(e.warpsPerCTA[mIndex]), "warp", dimM);
   if (batch) {
     tile *= LinearLayout::identity1D(1, "register", names[order[2]]);
     tile *= LinearLayout::identity1D(1, "lane", names[order[2]]);
-    tile *= LinearLayout::identity1D(int32_t(e.warpsPerCTA[0]), "warp",
-                                     names[order[2]]);
+    tile *= LinearLayout::identity1D(int32_t(e.warpsPerCTA[0]), "warp", names[order[2]]);
   }
   return combineCtaCgaWithShape(tile, cgaToLinearLayout(e.cga, rank), shape);
 }
@@ -415,16 +367,14 @@ LinearLayout wmmaLL(const AmdWmmaEncoding &e, const std::vector<int64_t> &shape)
     fail("amd_wmma warpsPerCTA rank differs from the tensor rank");
   auto names = standardOutDimNames(int(rank));
   auto threadOrder = matrixOrder(rank, !e.isTranspose);
-  std::vector<std::string> tileOuts = {names[threadOrder[0]],
-                                       names[threadOrder[1]]};
+  std::vector<std::string> tileOuts = {names[threadOrder[0]], names[threadOrder[1]]};
   LinearLayout tile =
-      e.version == 1
-          ? LinearLayout::inferred({{"register", {{0, 2}, {0, 4}, {0, 8}}},
-                                    {"lane", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 1}}}},
-                                   tileOuts)
-          : LinearLayout::inferred({{"register", {{0, 1}, {0, 2}, {0, 4}}},
-                                    {"lane", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 8}}}},
-                                   tileOuts);
+      e.version == 1 ? LinearLayout::inferred({{"register", {{0, 2}, {0, 4}, {0, 8}}},
+                                               {"lane", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 1}}}},
+                                              tileOuts)
+                     : LinearLayout::inferred({{"register", {{0, 1}, {0, 2}, {0, 4}}},
+                                               {"lane", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 8}}}},
+                                              tileOuts);
   if (rank == 3) {
     tile *= LinearLayout::identity1D(1, "register", names[0]);
     tile *= LinearLayout::identity1D(1, "lane", names[0]);
@@ -436,8 +386,7 @@ LinearLayout wmmaLL(const AmdWmmaEncoding &e, const std::vector<int64_t> &shape)
   return combineCtaCgaWithShape(cta, cgaToLinearLayout(e.cga, rank), shape);
 }
 
-LinearLayout dotLL(const DotOperandEncoding &e,
-                   const std::vector<int64_t> &shape) {
+LinearLayout dotLL(const DotOperandEncoding &e, const std::vector<int64_t> &shape) {
   unsigned rank = unsigned(shape.size());
   auto names = standardOutDimNames(int(rank));
   const Encoding &parent = *e.parent;
@@ -485,8 +434,7 @@ LinearLayout dotLL(const DotOperandEncoding &e,
                 (LinearLayout::identity1D(nonKDim, "lane", dimNonK) *
                  LinearLayout::identity1D(warpSize / nonKDim, "lane", dimK));
     int64_t kTile = int64_t(warpSize / nonKDim) * kWidth;
-    if ((mDim == 64 && nDim == 4 && e.opIdx == 0) ||
-        (mDim == 4 && nDim == 64 && e.opIdx == 1)) {
+    if ((mDim == 64 && nDim == 4 && e.opIdx == 0) || (mDim == 4 && nDim == 64 && e.opIdx == 1)) {
       tile *= LinearLayout::identity1D(16, "register", dimK);
       kTile *= 16;
     }
@@ -500,17 +448,15 @@ LinearLayout dotLL(const DotOperandEncoding &e,
     }
     auto warps = identityStandardND("warp", toI32(m->warpsPerCTA), matrixOrder(rank, true));
     auto cta = tile * warps;
-    return combineCtaCgaWithShape(cta, cgaToLinearLayout(m->cga, rank), shape)
-        .transposeOuts(names);
+    return combineCtaCgaWithShape(cta, cgaToLinearLayout(m->cga, rank), shape).transposeOuts(names);
   }
   if (auto *w = parent.as<AmdWmmaEncoding>()) {
     if (w->warpsPerCTA.size() != rank)
       fail("dot_op parent rank differs from the tensor rank");
     auto order = orderForDotOperand(e.opIdx, rank, true);
     std::string dimK = names[order[0]], dimNonK = names[order[1]];
-    std::vector<unsigned> instr = w->instrShape.empty()
-                                      ? std::vector<unsigned>{16, 16, 16}
-                                      : w->instrShape;
+    std::vector<unsigned> instr =
+        w->instrShape.empty() ? std::vector<unsigned>{16, 16, 16} : w->instrShape;
     int32_t kDim = int32_t(instr.at(2));
     int32_t nonKDim = int32_t(e.opIdx == 0 ? instr.at(0) : instr.at(1));
     int32_t kWidth = int32_t(e.kWidth);
@@ -527,8 +473,7 @@ LinearLayout dotLL(const DotOperandEncoding &e,
       tile *= LinearLayout::identity1D(1, "lane", names[order[2]]);
     }
     unsigned kIdx = e.opIdx == 0 ? rank - 1 : rank - 2;
-    auto warps = broadcastedDotOperandLayout(w->warpsPerCTA, matrixOrder(rank, true),
-                                             kIdx, "warp");
+    auto warps = broadcastedDotOperandLayout(w->warpsPerCTA, matrixOrder(rank, true), kIdx, "warp");
     auto repNames = permuteNames(names, orderForDotOperand(e.opIdx, rank, true));
     auto cta = tile.transposeOuts(repNames) * warps.transposeOuts(repNames);
     return combineCtaCgaWithShape(cta, dotCga(w->cga), shape);
@@ -542,9 +487,8 @@ LinearLayout dotLL(const DotOperandEncoding &e,
     if (hopper && e.opIdx != 0)
       fail("a Hopper (nvidia_mma v3) dot operand must be operand A");
     std::vector<unsigned> tile(rank, 1);
-    unsigned instrM = n->instrShape.at(n->instrShape.size() >= 2
-                                           ? (hopper ? 0 : n->instrShape.size() - 2)
-                                           : 0);
+    unsigned instrM =
+        n->instrShape.at(n->instrShape.size() >= 2 ? (hopper ? 0 : n->instrShape.size() - 2) : 0);
     unsigned mult = instrM == 8 ? 4 : 8;
     if (e.opIdx == 0) {
       tile[rank - 2] = instrM;
@@ -556,13 +500,11 @@ LinearLayout dotLL(const DotOperandEncoding &e,
     auto order = orderForDotOperand(e.opIdx, rank, true);
     auto l = nvidiaMmaTile(tile, e.kWidth, order, order);
     unsigned kDim = e.opIdx == 0 ? rank - 1 : rank - 2;
-    l *= broadcastedDotOperandLayout(n->warpsPerCTA, matrixOrder(rank, !hopper), kDim,
-                                     "warp")
+    l *= broadcastedDotOperandLayout(n->warpsPerCTA, matrixOrder(rank, !hopper), kDim, "warp")
              .transposeOuts(l.outDimNames());
     return combineCtaCgaWithShape(l, dotCga(n->cga), shape);
   }
-  fail("dot_op parent must be blocked, amd_mfma, amd_wmma or nvidia_mma, not " +
-       parent.kind());
+  fail("dot_op parent must be blocked, amd_mfma, amd_wmma or nvidia_mma, not " + parent.kind());
 }
 
 LinearLayout sliceLL(const SliceEncoding &e, const std::vector<int64_t> &shape) {
@@ -600,8 +542,7 @@ std::vector<unsigned> linearRegisterOrder(const LinearLayout &ll) {
 LinearLayout linearLL(const LinearEncoding &e, const std::vector<int64_t> &shape) {
   unsigned rank = unsigned(e.ll.numOutDims());
   if (rank != shape.size())
-    fail(fmt::format("linear layout has rank {} but the shape has rank {}", rank,
-                     shape.size()));
+    fail(fmt::format("linear layout has rank {} but the shape has rank {}", rank, shape.size()));
   auto names = standardOutDimNames(int(rank));
   auto repNames = permuteNames(names, linearRegisterOrder(e.ll));
   auto l = e.ll.transposeOuts(repNames);
@@ -611,18 +552,16 @@ LinearLayout linearLL(const LinearEncoding &e, const std::vector<int64_t> &shape
   return l.transposeOuts(names);
 }
 
-LinearLayout swizzledLL(const SwizzledSharedEncoding &e,
-                        const std::vector<int64_t> &shape) {
+LinearLayout swizzledLL(const SwizzledSharedEncoding &e, const std::vector<int64_t> &shape) {
   unsigned rank = unsigned(shape.size());
   if (e.order.size() != rank)
-    fail(fmt::format("shared layout has rank {} but the shape has rank {}",
-                     e.order.size(), rank));
+    fail(fmt::format("shared layout has rank {} but the shape has rank {}", e.order.size(), rank));
   auto cga = cgaToLinearLayout(e.cga, rank);
   auto spc = e.rotating ? shape : shapePerCTA(e.cga, shape);
   auto names = standardOutDimNames(int(rank));
   if (rank == 1)
-    return combineCtaCgaWithShape(
-        LinearLayout::identity1D(int32_t(spc[0]), "offset", "dim0"), cga, shape);
+    return combineCtaCgaWithShape(LinearLayout::identity1D(int32_t(spc[0]), "offset", "dim0"), cga,
+                                  shape);
   unsigned colDim = e.order[0], rowDim = e.order[1];
   int32_t numCols = int32_t(spc[colDim]), numRows = int32_t(spc[rowDim]);
   Bases bases2D;
@@ -645,8 +584,7 @@ LinearLayout swizzledLL(const SwizzledSharedEncoding &e,
 LinearLayout nvmmaLL(const NVMMASharedEncoding &e, const std::vector<int64_t> &shape) {
   unsigned rank = unsigned(shape.size());
   if (e.rank != rank)
-    fail(fmt::format("nvmma_shared layout has rank {} but the shape has rank {}",
-                     e.rank, rank));
+    fail(fmt::format("nvmma_shared layout has rank {} but the shape has rank {}", e.rank, rank));
   auto spc = shapePerCTA(e.cga, shape);
   auto names = standardOutDimNames(int(rank));
   // The TMA block shape (tiled mode, packed size).
@@ -713,8 +651,7 @@ LinearLayout nvmmaLL(const NVMMASharedEncoding &e, const std::vector<int64_t> &s
   return combineCtaCgaWithShape(l, cga, shape);
 }
 
-LinearLayout sharedLinearLL(const SharedLinearEncoding &e,
-                            const std::vector<int64_t> &shape) {
+LinearLayout sharedLinearLL(const SharedLinearEncoding &e, const std::vector<int64_t> &shape) {
   if (unsigned(e.ll.numOutDims()) != shape.size())
     fail("shared_linear rank differs from the shape rank");
   auto bases = e.ll.bases();
@@ -746,8 +683,7 @@ std::string Encoding::kind() const {
                    return std::string(e.generic ? "generic_linear" : "linear");
                  },
                  [](const SwizzledSharedEncoding &e) {
-                   return std::string(e.rotating ? "amd_rotating_shared"
-                                                 : "swizzled_shared");
+                   return std::string(e.rotating ? "amd_rotating_shared" : "swizzled_shared");
                  },
                  [](const NVMMASharedEncoding &) { return std::string("nvmma_shared"); },
                  [](const SharedLinearEncoding &) { return std::string("shared_linear"); },
@@ -758,9 +694,8 @@ std::string Encoding::kind() const {
 }
 
 bool Encoding::isShared() const {
-  return is<SwizzledSharedEncoding>() || is<NVMMASharedEncoding>() ||
-         is<SharedLinearEncoding>() || is<PaddedSharedEncoding>() ||
-         is<LegacySharedEncoding>();
+  return is<SwizzledSharedEncoding>() || is<NVMMASharedEncoding>() || is<SharedLinearEncoding>() ||
+         is<PaddedSharedEncoding>() || is<LegacySharedEncoding>();
 }
 
 bool Encoding::isLayout() const {
@@ -770,40 +705,32 @@ bool Encoding::isLayout() const {
 }
 
 bool Encoding::isDistributed() const {
-  return is<BlockedEncoding>() || is<SliceEncoding>() ||
-         is<DotOperandEncoding>() || is<NvidiaMmaEncoding>() ||
-         is<AmdMfmaEncoding>() || is<AmdWmmaEncoding>() || is<LinearEncoding>();
+  return is<BlockedEncoding>() || is<SliceEncoding>() || is<DotOperandEncoding>() ||
+         is<NvidiaMmaEncoding>() || is<AmdMfmaEncoding>() || is<AmdWmmaEncoding>() ||
+         is<LinearEncoding>();
 }
 
 unsigned Encoding::rank() const {
   return std::visit(
-      Overloaded{
-          [](const BlockedEncoding &e) { return unsigned(e.order.size()); },
-          [](const SliceEncoding &e) {
-            return e.parent ? e.parent->rank() - 1 : 0u;
-          },
-          [](const DotOperandEncoding &e) {
-            return e.parent ? e.parent->rank() : 0u;
-          },
-          [](const NvidiaMmaEncoding &e) { return unsigned(e.warpsPerCTA.size()); },
-          [](const AmdMfmaEncoding &e) { return unsigned(e.warpsPerCTA.size()); },
-          [](const AmdWmmaEncoding &e) { return unsigned(e.warpsPerCTA.size()); },
-          [](const LinearEncoding &e) { return unsigned(e.ll.numOutDims()); },
-          [](const SwizzledSharedEncoding &e) { return unsigned(e.order.size()); },
-          [](const NVMMASharedEncoding &e) { return e.rank; },
-          [](const SharedLinearEncoding &e) { return unsigned(e.ll.numOutDims()); },
-          [](const PaddedSharedEncoding &e) {
-            return unsigned(e.linear.numOutDims());
-          },
-          [](const LegacySharedEncoding &e) { return unsigned(e.order.size()); },
-          [](const OpaqueEncoding &) { return 0u; }},
+      Overloaded{[](const BlockedEncoding &e) { return unsigned(e.order.size()); },
+                 [](const SliceEncoding &e) { return e.parent ? e.parent->rank() - 1 : 0u; },
+                 [](const DotOperandEncoding &e) { return e.parent ? e.parent->rank() : 0u; },
+                 [](const NvidiaMmaEncoding &e) { return unsigned(e.warpsPerCTA.size()); },
+                 [](const AmdMfmaEncoding &e) { return unsigned(e.warpsPerCTA.size()); },
+                 [](const AmdWmmaEncoding &e) { return unsigned(e.warpsPerCTA.size()); },
+                 [](const LinearEncoding &e) { return unsigned(e.ll.numOutDims()); },
+                 [](const SwizzledSharedEncoding &e) { return unsigned(e.order.size()); },
+                 [](const NVMMASharedEncoding &e) { return e.rank; },
+                 [](const SharedLinearEncoding &e) { return unsigned(e.ll.numOutDims()); },
+                 [](const PaddedSharedEncoding &e) { return unsigned(e.linear.numOutDims()); },
+                 [](const LegacySharedEncoding &e) { return unsigned(e.order.size()); },
+                 [](const OpaqueEncoding &) { return 0u; }},
       value);
 }
 
 std::string printEncoding(const Encoding &enc) { return Printer{}.print(enc); }
 
-std::string printEncoding(const Encoding &enc, AliasLookup aliasOf,
-                          const void *ctx) {
+std::string printEncoding(const Encoding &enc, AliasLookup aliasOf, const void *ctx) {
   return Printer{aliasOf, ctx}.print(enc);
 }
 
@@ -870,8 +797,7 @@ SplitParams cgaToSplitParams(const CGALayout &cga, unsigned rank) {
   return p;
 }
 
-EncodingPtr resolveLegacyShared(const EncodingPtr &enc, unsigned elementBits,
-                                unsigned rank) {
+EncodingPtr resolveLegacyShared(const EncodingPtr &enc, unsigned elementBits, unsigned rank) {
   auto *l = enc ? enc->as<LegacySharedEncoding>() : nullptr;
   if (!l)
     return enc;
@@ -895,8 +821,7 @@ EncodingPtr resolveLegacyShared(const EncodingPtr &enc, unsigned elementBits,
   return makeEncoding(n);
 }
 
-LinearLayout toLinearLayout(const Encoding &enc,
-                            const std::vector<int64_t> &shape) {
+LinearLayout toLinearLayout(const Encoding &enc, const std::vector<int64_t> &shape) {
   for (auto s : shape)
     if (!isPow2(s))
       fail(fmt::format("shape dim {} is not a power of two", s));
@@ -931,14 +856,11 @@ LinearLayout toLinearLayout(const Encoding &enc,
           [&](const LegacySharedEncoding &e) -> LinearLayout {
             fail("legacy #ttg.shared needs the memdesc element type");
           },
-          [&](const OpaqueEncoding &e) -> LinearLayout {
-            fail("no linear layout for " + e.kind);
-          }},
+          [&](const OpaqueEncoding &e) -> LinearLayout { fail("no linear layout for " + e.kind); }},
       enc.value);
 }
 
-bool equivalentAt(const Encoding &a, const Encoding &b,
-                  const std::vector<int64_t> &shape) {
+bool equivalentAt(const Encoding &a, const Encoding &b, const std::vector<int64_t> &shape) {
   if (a == b)
     return true;
   return toLinearLayout(a, shape) == toLinearLayout(b, shape);
@@ -952,20 +874,15 @@ unsigned warpsInLayout(const Encoding &enc) {
     return p;
   };
   return std::visit(
-      Overloaded{[&](const BlockedEncoding &e) { return prod(e.warpsPerCTA); },
-                 [&](const SliceEncoding &e) {
-                   return e.parent ? warpsInLayout(*e.parent) : 0u;
-                 },
-                 [&](const DotOperandEncoding &e) {
-                   return e.parent ? warpsInLayout(*e.parent) : 0u;
-                 },
-                 [&](const NvidiaMmaEncoding &e) { return prod(e.warpsPerCTA); },
-                 [&](const AmdMfmaEncoding &e) { return prod(e.warpsPerCTA); },
-                 [&](const AmdWmmaEncoding &e) { return prod(e.warpsPerCTA); },
-                 [&](const LinearEncoding &e) {
-                   return 1u << e.ll.inDimSizeLog2("warp");
-                 },
-                 [&](const auto &) { return 0u; }},
+      Overloaded{
+          [&](const BlockedEncoding &e) { return prod(e.warpsPerCTA); },
+          [&](const SliceEncoding &e) { return e.parent ? warpsInLayout(*e.parent) : 0u; },
+          [&](const DotOperandEncoding &e) { return e.parent ? warpsInLayout(*e.parent) : 0u; },
+          [&](const NvidiaMmaEncoding &e) { return prod(e.warpsPerCTA); },
+          [&](const AmdMfmaEncoding &e) { return prod(e.warpsPerCTA); },
+          [&](const AmdWmmaEncoding &e) { return prod(e.warpsPerCTA); },
+          [&](const LinearEncoding &e) { return 1u << e.ll.inDimSizeLog2("warp"); },
+          [&](const auto &) { return 0u; }},
       enc.value);
 }
 

@@ -30,8 +30,7 @@ int32_t nextPowerOf2(int32_t v) {
 
 } // namespace
 
-LinearLayout::LinearLayout(std::vector<DimBases> bases,
-                           std::vector<OutDim> outDims)
+LinearLayout::LinearLayout(std::vector<DimBases> bases, std::vector<OutDim> outDims)
     : bases_(std::move(bases)), outDims_(std::move(outDims)) {
   for (auto &[name, size] : outDims_)
     log2Exact(size);
@@ -55,8 +54,7 @@ LinearLayout LinearLayout::inferred(std::vector<DimBases> bases,
   return LinearLayout(std::move(bases), std::move(outs));
 }
 
-LinearLayout LinearLayout::strided1D(int32_t size, int32_t stride,
-                                     const std::string &in,
+LinearLayout LinearLayout::strided1D(int32_t size, int32_t stride, const std::string &in,
                                      const std::string &out) {
   if (size == 0)
     return empty();
@@ -67,18 +65,16 @@ LinearLayout LinearLayout::strided1D(int32_t size, int32_t stride,
   return LinearLayout({{in, vecs}}, {{out, stride * size}});
 }
 
-LinearLayout LinearLayout::identity1D(int32_t size, const std::string &in,
-                                      const std::string &out) {
+LinearLayout LinearLayout::identity1D(int32_t size, const std::string &in, const std::string &out) {
   return strided1D(size, 1, in, out);
 }
 
-LinearLayout LinearLayout::zeros1D(int32_t size, const std::string &in,
-                                   const std::string &out, int32_t outSize) {
+LinearLayout LinearLayout::zeros1D(int32_t size, const std::string &in, const std::string &out,
+                                   int32_t outSize) {
   if (size == 0)
     return empty();
   int bits = log2Exact(size);
-  return LinearLayout({{in, std::vector<Basis>(bits, Basis{0})}},
-                      {{out, outSize}});
+  return LinearLayout({{in, std::vector<Basis>(bits, Basis{0})}}, {{out, outSize}});
 }
 
 std::vector<std::string> LinearLayout::inDimNames() const {
@@ -102,9 +98,7 @@ bool LinearLayout::hasInDim(const std::string &name) const {
   return false;
 }
 
-bool LinearLayout::hasOutDim(const std::string &name) const {
-  return outDimIndex(name) >= 0;
-}
+bool LinearLayout::hasOutDim(const std::string &name) const { return outDimIndex(name) >= 0; }
 
 int LinearLayout::inDimSizeLog2(const std::string &name) const {
   for (auto &[n, v] : bases_)
@@ -143,8 +137,7 @@ int LinearLayout::totalOutBits() const {
   return t;
 }
 
-const std::vector<LinearLayout::Basis> &
-LinearLayout::basesOf(const std::string &inDim) const {
+const std::vector<LinearLayout::Basis> &LinearLayout::basesOf(const std::string &inDim) const {
   static const std::vector<Basis> none;
   for (auto &[n, v] : bases_)
     if (n == inDim)
@@ -152,8 +145,7 @@ LinearLayout::basesOf(const std::string &inDim) const {
   return none;
 }
 
-std::vector<LinearLayout::Basis> &
-LinearLayout::mutableBasesOf(const std::string &inDim) {
+std::vector<LinearLayout::Basis> &LinearLayout::mutableBasesOf(const std::string &inDim) {
   for (auto &[n, v] : bases_)
     if (n == inDim)
       return v;
@@ -220,8 +212,7 @@ LinearLayout operator*(const LinearLayout &inner, const LinearLayout &outer) {
   std::vector<LinearLayout::DimBases> bases;
   for (auto &d : ins) {
     int nInner = inner.inDimSizeLog2(d), nOuter = outer.inDimSizeLog2(d);
-    std::vector<LinearLayout::Basis> vecs(nInner + nOuter,
-                                          LinearLayout::Basis(outs.size(), 0));
+    std::vector<LinearLayout::Basis> vecs(nInner + nOuter, LinearLayout::Basis(outs.size(), 0));
     for (size_t oi = 0; oi < outs.size(); ++oi) {
       const auto &o = outs[oi];
       int innerIdx = inner.outDimIndex(o);
@@ -247,8 +238,7 @@ bool LinearLayout::equalIgnoringOutDimSizes(const LinearLayout &other) const {
   return outDimNames() == other.outDimNames() && bases_ == other.bases_;
 }
 
-LinearLayout
-LinearLayout::transposeOuts(const std::vector<std::string> &names) const {
+LinearLayout LinearLayout::transposeOuts(const std::vector<std::string> &names) const {
   if (names.size() != outDims_.size())
     throw std::invalid_argument("transposeOuts: out-dim count differs");
   std::vector<int> perm;
@@ -271,8 +261,7 @@ LinearLayout::transposeOuts(const std::vector<std::string> &names) const {
   return LinearLayout(std::move(bases), std::move(outs));
 }
 
-LinearLayout
-LinearLayout::transposeIns(const std::vector<std::string> &names) const {
+LinearLayout LinearLayout::transposeIns(const std::vector<std::string> &names) const {
   std::vector<DimBases> bases;
   for (auto &n : names)
     bases.emplace_back(n, basesOf(n));
@@ -296,8 +285,7 @@ LinearLayout LinearLayout::reshapeIns(const std::vector<OutDim> &newIns) const {
   return LinearLayout(std::move(bases), outDims_);
 }
 
-LinearLayout
-LinearLayout::reshapeOuts(const std::vector<OutDim> &newOuts) const {
+LinearLayout LinearLayout::reshapeOuts(const std::vector<OutDim> &newOuts) const {
   std::vector<int> shifts;
   int shift = 0;
   for (auto &[n, s] : outDims_) {
@@ -325,9 +313,8 @@ LinearLayout::reshapeOuts(const std::vector<OutDim> &newOuts) const {
   return LinearLayout(std::move(bases), newOuts);
 }
 
-LinearLayout
-LinearLayout::sublayout(const std::vector<std::string> &ins,
-                        const std::vector<std::string> &outs) const {
+LinearLayout LinearLayout::sublayout(const std::vector<std::string> &ins,
+                                     const std::vector<std::string> &outs) const {
   std::vector<int> keepOut;
   std::vector<OutDim> outDims;
   for (size_t i = 0; i < outDims_.size(); ++i)
@@ -362,8 +349,8 @@ bool LinearLayout::sublayoutIsZero(const std::vector<std::string> &ins,
   return true;
 }
 
-std::vector<std::pair<std::string, int32_t>> LinearLayout::apply(
-    const std::vector<std::pair<std::string, int32_t>> &ins) const {
+std::vector<std::pair<std::string, int32_t>>
+LinearLayout::apply(const std::vector<std::pair<std::string, int32_t>> &ins) const {
   std::vector<int32_t> out(outDims_.size(), 0);
   for (auto &[name, value] : ins) {
     const auto &vecs = basesOf(name);
@@ -445,8 +432,7 @@ int LinearLayout::rank() const {
   return r;
 }
 
-std::vector<std::pair<std::string, uint64_t>>
-LinearLayout::freeVariableMasks() const {
+std::vector<std::pair<std::string, uint64_t>> LinearLayout::freeVariableMasks() const {
   auto rows = matrixRows();
   rref(rows);
   uint64_t pivots = 0;
@@ -481,8 +467,7 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout &outerIn) const {
   auto without = [&](const LinearLayout &L) {
     std::vector<std::string> keep;
     for (auto &d : L.inDimNames())
-      if (std::find(identityDims.begin(), identityDims.end(), d) ==
-          identityDims.end())
+      if (std::find(identityDims.begin(), identityDims.end(), d) == identityDims.end())
         keep.push_back(d);
     return L.sublayout(keep, L.outDimNames());
   };
@@ -593,8 +578,7 @@ std::vector<std::string> standardOutDimNames(int rank) {
   return r;
 }
 
-LinearLayout identityStandardND(const std::string &inDim,
-                                const std::vector<int32_t> &shape,
+LinearLayout identityStandardND(const std::string &inDim, const std::vector<int32_t> &shape,
                                 const std::vector<unsigned> &order) {
   auto names = standardOutDimNames(int(shape.size()));
   LinearLayout r;
@@ -605,19 +589,17 @@ LinearLayout identityStandardND(const std::string &inDim,
   return r;
 }
 
-static int64_t lookupShape(
-    const std::vector<std::pair<std::string, int64_t>> &shape,
-    const std::string &name) {
+static int64_t lookupShape(const std::vector<std::pair<std::string, int64_t>> &shape,
+                           const std::string &name) {
   for (auto &[n, v] : shape)
     if (n == name)
       return v;
   throw std::invalid_argument("shape has no dim " + name);
 }
 
-LinearLayout ensureLayoutNotLargerThan(
-    const LinearLayout &layout,
-    const std::vector<std::pair<std::string, int64_t>> &shape,
-    bool broadcastRegisters) {
+LinearLayout ensureLayoutNotLargerThan(const LinearLayout &layout,
+                                       const std::vector<std::pair<std::string, int64_t>> &shape,
+                                       bool broadcastRegisters) {
   if (shape.empty())
     return layout;
   auto bases = layout.bases();
@@ -662,9 +644,8 @@ LinearLayout ensureLayoutNotLargerThan(
   return LinearLayout::inferred(std::move(bases), outNames);
 }
 
-LinearLayout ensureLayoutNotSmallerThan(
-    const LinearLayout &layout,
-    const std::vector<std::pair<std::string, int64_t>> &shape) {
+LinearLayout ensureLayoutNotSmallerThan(const LinearLayout &layout,
+                                        const std::vector<std::pair<std::string, int64_t>> &shape) {
   if (shape.empty())
     return layout;
   std::string k = layout.inDimNames().at(0);
@@ -691,8 +672,7 @@ LinearLayout removeStandardDim(const LinearLayout &layout, int dim) {
   return LinearLayout(sub.bases(), renamed);
 }
 
-LinearLayout reshapeLayout(const LinearLayout &layout,
-                           const std::vector<int64_t> &shape) {
+LinearLayout reshapeLayout(const LinearLayout &layout, const std::vector<int64_t> &shape) {
   auto src = layout.outDimNames();
   std::reverse(src.begin(), src.end());
   std::vector<LinearLayout::OutDim> newOuts;
@@ -703,8 +683,7 @@ LinearLayout reshapeLayout(const LinearLayout &layout,
       standardOutDimNames(int(shape.size())));
 }
 
-LinearLayout transposeLinearLayout(const LinearLayout &layout,
-                                   const std::vector<int> &order) {
+LinearLayout transposeLinearLayout(const LinearLayout &layout, const std::vector<int> &order) {
   auto bases = layout.bases();
   for (auto &[n, vecs] : bases)
     for (auto &b : vecs) {
@@ -716,8 +695,7 @@ LinearLayout transposeLinearLayout(const LinearLayout &layout,
   return LinearLayout::inferred(std::move(bases), layout.outDimNames());
 }
 
-LinearLayout combineCtaCgaWithShape(const LinearLayout &ctaIn,
-                                    const LinearLayout &cgaIn,
+LinearLayout combineCtaCgaWithShape(const LinearLayout &ctaIn, const LinearLayout &cgaIn,
                                     const std::vector<int64_t> &shape) {
   int rank = int(shape.size());
   auto names = standardOutDimNames(rank);
@@ -731,20 +709,17 @@ LinearLayout combineCtaCgaWithShape(const LinearLayout &ctaIn,
       cgaFull *= LinearLayout::identity1D(1, "block", n);
   if (!cgaFull.hasInDim("block"))
     cgaFull *= LinearLayout::identity1D(1, "block", names.at(0));
-  LinearLayout cga = ensureLayoutNotLargerThan(cgaFull, labeled)
-                         .transposeOuts(ctaIn.outDimNames());
+  LinearLayout cga = ensureLayoutNotLargerThan(cgaFull, labeled).transposeOuts(ctaIn.outDimNames());
   std::vector<std::pair<std::string, int64_t>> ctaShape;
   for (auto &n : ctaIn.outDimNames())
-    ctaShape.emplace_back(
-        n, std::max<int64_t>(1, lookupShape(labeled, n) / cga.outDimSize(n)));
-  LinearLayout cta = ensureLayoutNotLargerThan(
-      ensureLayoutNotSmallerThan(ctaIn, ctaShape), ctaShape);
+    ctaShape.emplace_back(n, std::max<int64_t>(1, lookupShape(labeled, n) / cga.outDimSize(n)));
+  LinearLayout cta =
+      ensureLayoutNotLargerThan(ensureLayoutNotSmallerThan(ctaIn, ctaShape), ctaShape);
   LinearLayout r = (cta * cga).transposeOuts(names);
   return r;
 }
 
-LinearLayout removeZeroBasesAlongDim(const LinearLayout &layout,
-                                     const std::string &inDim) {
+LinearLayout removeZeroBasesAlongDim(const LinearLayout &layout, const std::string &inDim) {
   auto bases = layout.bases();
   for (auto &[n, vecs] : bases)
     if (n == inDim) {

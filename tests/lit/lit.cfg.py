@@ -13,3 +13,6 @@ config.substitutions.append(("%tools", os.path.join(config.source_root, "tests",
 config.substitutions.append(("FileCheck", config.filecheck))
 config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
 config.substitutions.append(("%expect-exit", os.path.join(config.source_root, "tests", "tools", "expect-exit")))
+config.substitutions.append(("%docs", os.path.join(config.source_root, "docs")))
+# The system interpreter: Debian's python3-jsonschema lives there.
+config.substitutions.append(("%python", "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"))

@@ -36,18 +36,20 @@ TEST_P(Conversion, MatchesTriton) {
   }
 }
 
-const char *kBlocked1x8 =
-    "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>";
+const char *kBlocked1x8 = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], "
+                          "warpsPerCTA = [4, 1], order = [1, 0]}>";
 
 INSTANTIATE_TEST_SUITE_P(
     Triton, Conversion,
     ::testing::Values(
         Case{"SimpleBlocked",
-             "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [4], warpsPerCTA = [4], order = [0]}>",
+             "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [4], warpsPerCTA = [4], order = "
+             "[0]}>",
              {16},
              {{"register", {}}, {"lane", {{1}, {2}}}, {"warp", {{4}, {8}}}, {"block", {}}}},
         Case{"CTADuplication",
-             "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [4], warpsPerCTA = [4], order = [0], "
+             "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [4], warpsPerCTA = [4], order = "
+             "[0], "
              "CTAsPerCGA = [4], CTASplitNum = [2], CTAOrder = [0]}>",
              {32},
              {{"lane", {{1}, {2}}}, {"warp", {{4}, {8}}}, {"block", {{16}, {0}}}}},
@@ -60,11 +62,13 @@ INSTANTIATE_TEST_SUITE_P(
               {"warp", {{0, 4}, {0, 8}}},
               {"block", {{0, 64}}}}},
         Case{"ShapeLargerThanLayout",
-             "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [4], warpsPerCTA = [4], order = [0]}>",
+             "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [4], warpsPerCTA = [4], order = "
+             "[0]}>",
              {128},
              {{"register", {{16}, {32}, {64}}}, {"lane", {{1}, {2}}}, {"warp", {{4}, {8}}}}},
         Case{"ReversedOrder",
-             "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 8], order = [0, 1]}>",
+             "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, "
+             "8], order = [0, 1]}>",
              {1, 64},
              {{"register", {{0, 8}, {0, 16}, {0, 32}}},
               {"lane", {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}}},
@@ -77,63 +81,76 @@ INSTANTIATE_TEST_SUITE_P(
               {"lane", {{0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}}},
               {"warp", {{8, 0}, {16, 0}}},
               {"block", {{0, 0}, {64, 0}}}}},
-        Case{"BlockedOrder",
-             "#ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 8], warpsPerCTA = [2, 2], "
-             "order = [1, 0], CTAsPerCGA = [2, 2], CTASplitNum = [2, 2], CTAOrder = [1, 0]}>",
-             {1024, 128},
-             {{"register", {{0, 1}, {1, 0}, {0, 32}, {16, 0}, {32, 0}, {64, 0}, {128, 0}, {256, 0}}},
-              {"lane", {{0, 2}, {0, 4}, {0, 8}, {2, 0}, {4, 0}}},
-              {"warp", {{0, 16}, {8, 0}}},
-              {"block", {{0, 64}, {512, 0}}}}},
-        Case{"WorkedExampleBlocked", kBlocked1x8,
+        Case{
+            "BlockedOrder",
+            "#ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 8], warpsPerCTA = [2, 2], "
+            "order = [1, 0], CTAsPerCGA = [2, 2], CTASplitNum = [2, 2], CTAOrder = [1, 0]}>",
+            {1024, 128},
+            {{"register", {{0, 1}, {1, 0}, {0, 32}, {16, 0}, {32, 0}, {64, 0}, {128, 0}, {256, 0}}},
+             {"lane", {{0, 2}, {0, 4}, {0, 8}, {2, 0}, {4, 0}}},
+             {"warp", {{0, 16}, {8, 0}}},
+             {"block", {{0, 64}, {512, 0}}}}},
+        Case{"WorkedExampleBlocked",
+             kBlocked1x8,
              {128, 64},
              {{"register", {{0, 1}, {0, 2}, {0, 4}, {32, 0}, {64, 0}}},
               {"lane", {{0, 8}, {0, 16}, {0, 32}, {1, 0}, {2, 0}, {4, 0}}},
               {"warp", {{8, 0}, {16, 0}}}}},
         Case{"SliceOfBlocked",
-             "#ttg.slice<{dim = 0, parent = #ttg.blocked<{sizePerThread = [2, 4], threadsPerWarp = [4, 2], "
-             "warpsPerCTA = [2, 2], order = [1, 0], CTAsPerCGA = [2, 2], CTASplitNum = [2, 2], CTAOrder = [1, 0]}>}>",
+             "#ttg.slice<{dim = 0, parent = #ttg.blocked<{sizePerThread = [2, 4], threadsPerWarp = "
+             "[4, 2], "
+             "warpsPerCTA = [2, 2], order = [1, 0], CTAsPerCGA = [2, 2], CTASplitNum = [2, 2], "
+             "CTAOrder = [1, 0]}>}>",
              {128},
-             {{"register", {{1}, {2}, {16}, {32}}}, {"lane", {{4}, {0}, {0}}}, {"warp", {{8}, {0}}},
+             {{"register", {{1}, {2}, {16}, {32}}},
+              {"lane", {{4}, {0}, {0}}},
+              {"warp", {{8}, {0}}},
               {"block", {{64}, {0}}}}},
         Case{"BlockedDotOperandLhs",
-             "#ttg.dot_op<{opIdx = 0, parent = #ttg.blocked<{sizePerThread = [2, 4], threadsPerWarp = [8, 4], "
+             "#ttg.dot_op<{opIdx = 0, parent = #ttg.blocked<{sizePerThread = [2, 4], "
+             "threadsPerWarp = [8, 4], "
              "warpsPerCTA = [2, 4], order = [1, 0]}>}>",
              {32, 16},
              {{"register", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 0}}},
               {"lane", {{0, 0}, {0, 0}, {2, 0}, {4, 0}, {8, 0}}},
               {"warp", {{0, 0}, {0, 0}, {16, 0}}}}},
         Case{"MMAv2_32x32",
-             "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>",
+             "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], "
+             "instrShape = [16, 8]}>",
              {32, 32},
              {{"register", {{0, 1}, {8, 0}, {0, 8}, {0, 16}, {16, 0}}},
               {"lane", {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}}}},
         Case{"MMAv3_4x2Warps",
-             "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 2], instrShape = [16, 32, 16]}>",
+             "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 2], "
+             "instrShape = [16, 32, 16]}>",
              {64, 64},
              {{"register", {{0, 1}, {8, 0}, {0, 8}, {0, 16}}},
               {"warp", {{16, 0}, {32, 0}, {0, 32}}}}},
-        Case{"DotMMAv2_large_warp4_kwidth8",
-             "#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
-             "warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 8}>",
-             {128, 128},
-             {{"register", {{0, 1}, {0, 2}, {0, 4}, {8, 0}, {0, 32}, {0, 64}, {64, 0}}},
-              {"lane", {{0, 8}, {0, 16}, {1, 0}, {2, 0}, {4, 0}}},
-              {"warp", {{16, 0}, {32, 0}}}}},
+        Case{
+            "DotMMAv2_large_warp4_kwidth8",
+            "#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
+            "warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 8}>",
+            {128, 128},
+            {{"register", {{0, 1}, {0, 2}, {0, 4}, {8, 0}, {0, 32}, {0, 64}, {64, 0}}},
+             {"lane", {{0, 8}, {0, 16}, {1, 0}, {2, 0}, {4, 0}}},
+             {"warp", {{16, 0}, {32, 0}}}}},
         Case{"MFMA32_2x4Warps",
-             "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 4], instrShape = [32, 32, 8], isTransposed = false}>",
+             "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 4], instrShape = [32, 32, 8], "
+             "isTransposed = false}>",
              {128, 128},
              {{"register", {{1, 0}, {2, 0}, {8, 0}, {16, 0}, {64, 0}}},
               {"lane", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {4, 0}}},
               {"warp", {{0, 32}, {0, 64}, {32, 0}}}}},
         Case{"MFMA32_2x4Warps_tpw_2_2",
-             "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 4], instrShape = [32, 32, 8], isTransposed = false, "
+             "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 4], instrShape = [32, 32, 8], "
+             "isTransposed = false, "
              "tilesPerWarp = [2, 2]}>",
              {256, 256},
              {{"register", {{1, 0}, {2, 0}, {8, 0}, {16, 0}, {0, 32}, {32, 0}, {128, 0}}},
               {"warp", {{0, 64}, {0, 128}, {64, 0}}}}},
         Case{"MFMA16_2x4Warps_F64",
-             "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 4], instrShape = [16, 16, 4], isTransposed = false, "
+             "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 4], instrShape = [16, 16, 4], "
+             "isTransposed = false, "
              "elementBitWidth = 64}>",
              {16, 16},
              {{"register", {{4, 0}, {8, 0}}},
@@ -151,47 +168,101 @@ INSTANTIATE_TEST_SUITE_P(
              {{"register", {{2, 0}, {4, 0}, {8, 0}, {0, 64}, {32, 0}, {64, 0}}},
               {"lane", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 0}}},
               {"warp", {{0, 16}, {0, 32}, {16, 0}}}}},
-        Case{"SharedSwizzled2D_MaxPhaseOnly",
-             "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 4, order = [1, 0]}>",
-             {32, 32},
-             {{"offset",
-               {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 1}, {2, 2}, {4, 0}, {8, 0}, {16, 0}}}}},
+        Case{
+            "SharedSwizzled2D_MaxPhaseOnly",
+            "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 4, order = [1, 0]}>",
+            {32, 32},
+            {{"offset",
+              {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 1}, {2, 2}, {4, 0}, {8, 0}, {16, 0}}}}},
         Case{"SharedSwizzled2D_Order01",
              "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 4, order = [0, 1]}>",
              {4, 8},
              {{"offset", {{1, 0}, {2, 0}, {1, 1}, {2, 2}, {0, 4}}}}},
         Case{"LeadingOffset_8x64_1_8_32b",
-             "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>",
+             "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = "
+             "32}>",
              {8, 64},
              {{"offset",
                {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 4}, {2, 8}, {4, 16}, {0, 32}}}}},
         Case{"LeadingOffset_128x128_transposed",
-             "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32}>",
+             "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = "
+             "32}>",
              {128, 128},
-             {{"offset", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {4, 1}, {8, 2}, {16, 4}, {0, 8},
-                          {0, 16}, {0, 32}, {0, 64}, {32, 0}, {64, 0}}}}},
+             {{"offset",
+               {{1, 0},
+                {2, 0},
+                {4, 0},
+                {8, 0},
+                {16, 0},
+                {4, 1},
+                {8, 2},
+                {16, 4},
+                {0, 8},
+                {0, 16},
+                {0, 32},
+                {0, 64},
+                {32, 0},
+                {64, 0}}}}},
         Case{"LeadingOffset_32x4x64_32b",
-             "#ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 32, rank = 3}>",
+             "#ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = "
+             "32, rank = 3}>",
              {32, 4, 64},
-             {{"offset", {{0, 0, 1}, {0, 0, 2}, {0, 0, 4}, {0, 0, 8}, {0, 1, 0}, {0, 2, 4}, {1, 0, 8},
-                          {2, 0, 0}, {4, 0, 0}, {8, 0, 0}, {16, 0, 0}, {0, 0, 16}, {0, 0, 32}}}}},
+             {{"offset",
+               {{0, 0, 1},
+                {0, 0, 2},
+                {0, 0, 4},
+                {0, 0, 8},
+                {0, 1, 0},
+                {0, 2, 4},
+                {1, 0, 8},
+                {2, 0, 0},
+                {4, 0, 0},
+                {8, 0, 0},
+                {16, 0, 0},
+                {0, 0, 16},
+                {0, 0, 32}}}}},
         Case{"MMAv5Fp4Padded",
-             "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8, fp4Padded = true}>",
+             "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = "
+             "8, fp4Padded = true}>",
              {32, 64},
-             {{"offset", {{0, 1}, {0, 2}, {0, 4}, {0, 0}, {0, 8}, {0, 16}, {0, 32}, {1, 8}, {2, 16},
-                          {4, 32}, {8, 0}, {16, 0}}}}},
+             {{"offset",
+               {{0, 1},
+                {0, 2},
+                {0, 4},
+                {0, 0},
+                {0, 8},
+                {0, 16},
+                {0, 32},
+                {1, 8},
+                {2, 16},
+                {4, 32},
+                {8, 0},
+                {16, 0}}}}},
         Case{"AMDRotatingShared2D_64x64",
              "#ttg.amd_rotating_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [1, 0]}>",
              {64, 64},
-             {{"offset", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {1, 0}, {2, 4}, {4, 8},
-                          {8, 4}, {16, 8}, {32, 0}}}}},
+             {{"offset",
+               {{0, 1},
+                {0, 2},
+                {0, 4},
+                {0, 8},
+                {0, 16},
+                {0, 32},
+                {1, 0},
+                {2, 4},
+                {4, 8},
+                {8, 4},
+                {16, 8},
+                {32, 0}}}}},
         Case{"LinearReusedAtLargerShape",
-             "#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], "
+             "#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], "
+             "[0, 16], "
              "[0, 32], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]], block = []}>",
              {256, 64},
              {{"register", {{0, 1}, {0, 2}, {0, 4}, {32, 0}, {64, 0}, {128, 0}}}}},
         Case{"LinearReusedAtSmallerShape",
-             "#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], "
+             "#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], "
+             "[0, 16], "
              "[0, 32], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]], block = []}>",
              {64, 64},
              {{"register", {{0, 1}, {0, 2}, {0, 4}, {32, 0}}}}}),
@@ -201,11 +272,14 @@ TEST(Encoding, PrintsCanonicalText) {
   auto ctx = ir::makeContext();
   for (const char *text :
        {kBlocked1x8,
-        "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true, "
+        "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed "
+        "= true, "
         "tilesPerWarp = [2, 2], elementBitWidth = 64}>",
-        "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], CGALayout = [[1, 0]], "
+        "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], CGALayout = "
+        "[[1, 0]], "
         "instrShape = [16, 8]}>",
-        "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, rank = 3}>",
+        "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, "
+        "rank = 3}>",
         "#ttg.shared_linear<{offset = [[0, 1], [1, 0]]}, alignment = 16>",
         "#ttg.padded_shared<[32:+4, 64:+8] {order = [1, 0], shape = [64, 64]}>"}) {
     auto enc = test::parseLayout(ctx.get(), text);
@@ -223,16 +297,19 @@ TEST(Encoding, LegacySpellingsMapToTheSameLayouts) {
                                         "instrShape = [32, 32, 8], isTransposed = true}>");
   ASSERT_TRUE(a && b);
   EXPECT_EQ(*a, *b);
-  auto c = test::parseLayout(ctx.get(), "#triton_gpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = "
-                                        "[8, 8], warpsPerCTA = [4, 1], order = [1, 0], CTAsPerCGA = [1, 1], "
-                                        "CTASplitNum = [1, 1], CTAOrder = [1, 0]}>");
+  auto c = test::parseLayout(ctx.get(),
+                             "#triton_gpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = "
+                             "[8, 8], warpsPerCTA = [4, 1], order = [1, 0], CTAsPerCGA = [1, 1], "
+                             "CTASplitNum = [1, 1], CTAOrder = [1, 0]}>");
   ASSERT_TRUE(c);
   EXPECT_EQ(printEncoding(*c), kBlocked1x8);
-  auto w = test::parseLayout(ctx.get(), "#ttg.amd_wmma<{version = 2, isTranspose = false, ctaLayout = "
-                                        "{register = [[0, 1], [1, 0]], warp = [[0, 2], [2, 0]]}}>");
+  auto w =
+      test::parseLayout(ctx.get(), "#ttg.amd_wmma<{version = 2, isTranspose = false, ctaLayout = "
+                                   "{register = [[0, 1], [1, 0]], warp = [[0, 2], [2, 0]]}}>");
   ASSERT_TRUE(w);
-  EXPECT_EQ(printEncoding(*w), "#ttg.amd_wmma<{version = 2, isTranspose = false, warpsPerCTA = [2, 2], "
-                               "tilesPerWarp = [2, 2]}>");
+  EXPECT_EQ(printEncoding(*w),
+            "#ttg.amd_wmma<{version = 2, isTranspose = false, warpsPerCTA = [2, 2], "
+            "tilesPerWarp = [2, 2]}>");
 }
 
 TEST(Encoding, CgaSplitParamsRoundTrip) {
@@ -248,8 +325,9 @@ TEST(Encoding, EquivalenceIsOnNormalForms) {
   auto ctx = ir::makeContext();
   auto blocked = test::parseLayout(ctx.get(), kBlocked1x8);
   auto linear = test::parseLayout(
-      ctx.get(), "#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], "
-                 "[0, 16], [0, 32], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]], block = []}>");
+      ctx.get(),
+      "#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], "
+      "[0, 16], [0, 32], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]], block = []}>");
   ASSERT_TRUE(blocked && linear);
   EXPECT_TRUE(equivalentAt(*blocked, *linear, {128, 64}));
   // Not at 128x128: the linear layout appends its extra register last.
@@ -263,7 +341,8 @@ TEST(Encoding, BadShapesAreErrorsNotCrashes) {
   EXPECT_THROW(toLinearLayout(*blocked, {128}), std::invalid_argument);
   EXPECT_THROW(toLinearLayout(*blocked, {100, 64}), std::invalid_argument);
   auto nvmma = test::parseLayout(
-      ctx.get(), "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>");
+      ctx.get(),
+      "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>");
   ASSERT_TRUE(nvmma);
   EXPECT_THROW(toLinearLayout(*nvmma, {8, 16}), std::invalid_argument);
 }
@@ -271,8 +350,9 @@ TEST(Encoding, BadShapesAreErrorsNotCrashes) {
 TEST(Encoding, WarpsInLayoutFollowsParents) {
   auto ctx = ir::makeContext();
   auto dot = test::parseLayout(
-      ctx.get(), "#ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 4], "
-                 "instrShape = [32, 32, 8], isTransposed = false}>, kWidth = 4}>");
+      ctx.get(),
+      "#ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 4], "
+      "instrShape = [32, 32, 8], isTransposed = false}>, kWidth = 4}>");
   ASSERT_TRUE(dot);
   EXPECT_EQ(warpsInLayout(*dot), 8u);
 }

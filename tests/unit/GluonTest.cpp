@@ -9,8 +9,9 @@ namespace {
 TEST(Gluon, EmitsTriton36Spelling) {
   auto ctx = ir::makeContext();
   auto enc = test::parseLayout(
-      ctx.get(), "#ttg.dot_op<{opIdx = 1, parent = #ttg.amd_mfma<{version = 4, warpsPerCTA = [2, 2], "
-                 "instrShape = [16, 16, 32], isTransposed = true, tilesPerWarp = [2, 2]}>, kWidth = 8}>");
+      ctx.get(),
+      "#ttg.dot_op<{opIdx = 1, parent = #ttg.amd_mfma<{version = 4, warpsPerCTA = [2, 2], "
+      "instrShape = [16, 16, 32], isTransposed = true, tilesPerWarp = [2, 2]}>, kWidth = 8}>");
   ASSERT_TRUE(enc);
   auto g = gluon::emitGluon(*enc);
   ASSERT_TRUE(g.expr);
@@ -22,8 +23,9 @@ TEST(Gluon, EmitsTriton36Spelling) {
 
 TEST(Gluon, LegacyApiSpellsCtaFields) {
   auto ctx = ir::makeContext();
-  auto enc = test::parseLayout(ctx.get(), "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
-                                          "order = [1, 0], CGALayout = [[0, 1]]}>");
+  auto enc =
+      test::parseLayout(ctx.get(), "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
+                                   "order = [1, 0], CGALayout = [[0, 1]]}>");
   ASSERT_TRUE(enc);
   auto g = gluon::emitGluon(*enc, gluon::GluonApi::V3_5);
   ASSERT_TRUE(g.expr);
@@ -36,7 +38,8 @@ TEST(Gluon, LegacyApiSpellsCtaFields) {
 TEST(Gluon, UnconstructibleKindsSayWhy) {
   auto ctx = ir::makeContext();
   auto enc = test::parseLayout(
-      ctx.get(), "#ttg.amd_rotating_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [0, 1]}>");
+      ctx.get(),
+      "#ttg.amd_rotating_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [0, 1]}>");
   ASSERT_TRUE(enc);
   auto g = gluon::emitGluon(*enc);
   EXPECT_FALSE(g.expr);

@@ -20,7 +20,7 @@ TEST(LinearLayout, ProductOrdersInnerFirst) {
 TEST(LinearLayout, MultiplyOverlapping) {
   auto l = LinearLayout::identity1D(4, "i", "o1") * LinearLayout::identity1D(8, "i", "o2");
   EXPECT_EQ(l.basesOf("i"), (std::vector<LinearLayout::Basis>{B({1, 0}), B({2, 0}), B({0, 1}),
-                                                               B({0, 2}), B({0, 4})}));
+                                                              B({0, 2}), B({0, 4})}));
 }
 
 TEST(LinearLayout, MultiplyByZeros) {
@@ -38,8 +38,8 @@ TEST(LinearLayout, ReshapeOuts) {
 }
 
 TEST(LinearLayout, Compose) {
-  auto l1 = LinearLayout::inferred({{"in1", {B({1, 1}), B({0, 1})}}, {"in2", {B({1, 0}), B({1, 2})}}},
-                                   {"out1", "out2"});
+  auto l1 = LinearLayout::inferred(
+      {{"in1", {B({1, 1}), B({0, 1})}}, {"in2", {B({1, 0}), B({1, 2})}}}, {"out1", "out2"});
   auto l2 = LinearLayout::inferred(
       {{"out1", {B({2, 2}), B({1, 0})}}, {"out2", {B({1, 1}), B({2, 1})}}}, {"out3", "out4"});
   auto c = l1.compose(l2);
@@ -71,8 +71,7 @@ TEST(LinearLayout, InvertAndComposeBroadcastedDims) {
   LinearLayout l1({{"in1", {B({1}), B({2}), B({4})}}, {"in2", {B({0})}}}, {{"out", 8}});
   LinearLayout l2({{"in3", {B({1}), B({2}), B({4})}}, {"in4", {B({0})}}}, {{"out", 8}});
   auto c = l1.invertAndCompose(l2);
-  EXPECT_EQ(c.basesOf("in1"),
-            (std::vector<LinearLayout::Basis>{B({1, 0}), B({2, 0}), B({4, 0})}));
+  EXPECT_EQ(c.basesOf("in1"), (std::vector<LinearLayout::Basis>{B({1, 0}), B({2, 0}), B({4, 0})}));
   EXPECT_EQ(c.basesOf("in2"), (std::vector<LinearLayout::Basis>{B({0, 0})}));
 }
 
@@ -83,9 +82,9 @@ TEST(LinearLayout, InvertAndComposeLargerA) {
                     {"block", {}}},
                    {{"dim0", 64}, {"dim1", 64}});
   LinearLayout shared(
-      {{"offset", {B({0, 1}), B({0, 2}), B({0, 4}), B({0, 8}), B({0, 16}), B({0, 32}), B({0, 64}),
-                   B({1, 8}), B({2, 16}), B({4, 32}), B({8, 0}), B({16, 0}), B({32, 0}),
-                   B({64, 0}), B({128, 0})}},
+      {{"offset",
+        {B({0, 1}), B({0, 2}), B({0, 4}), B({0, 8}), B({0, 16}), B({0, 32}), B({0, 64}), B({1, 8}),
+         B({2, 16}), B({4, 32}), B({8, 0}), B({16, 0}), B({32, 0}), B({64, 0}), B({128, 0})}},
        {"block", {}}},
       {{"dim0", 256}, {"dim1", 128}});
   auto c = reg.invertAndCompose(shared);
@@ -102,8 +101,9 @@ TEST(LinearLayout, FreeVariableMasks) {
   auto l = LinearLayout::identity1D(2, "in", "out") * LinearLayout::zeros1D(4, "in", "out") *
            LinearLayout::identity1D(4, "in", "out") * LinearLayout::zeros1D(2, "in", "out");
   EXPECT_EQ(l.freeVariableMasks()[0].second, 0b100110u);
-  LinearLayout m({{"in1", {B({1, 1}), B({2, 2}), B({0, 0})}}, {"in2", {B({1, 0}), B({0, 1}), B({2, 0})}}},
-                 {{"out1", 4}, {"out2", 4}});
+  LinearLayout m(
+      {{"in1", {B({1, 1}), B({2, 2}), B({0, 0})}}, {"in2", {B({1, 0}), B({0, 1}), B({2, 0})}}},
+      {{"out1", 4}, {"out2", 4}});
   auto masks = m.freeVariableMasks();
   EXPECT_EQ(masks[0].second, 0b100u);
   EXPECT_EQ(masks[1].second, 0b10u);
@@ -137,9 +137,11 @@ TEST(LinearLayout, ShapeSmallerThanLayout) {
 }
 
 TEST(LinearLayout, ToStringMatchesTriton) {
-  auto l = LinearLayout::identity1D(2, "register", "dim0") * LinearLayout::identity1D(1, "lane", "dim0");
-  EXPECT_EQ(l.toString(),
-            "\n - register=1 -> (1)\n - lane is a size 1 dimension\nwhere out dims are: [dim0 (size 2)]");
+  auto l =
+      LinearLayout::identity1D(2, "register", "dim0") * LinearLayout::identity1D(1, "lane", "dim0");
+  EXPECT_EQ(
+      l.toString(),
+      "\n - register=1 -> (1)\n - lane is a size 1 dimension\nwhere out dims are: [dim0 (size 2)]");
 }
 
 TEST(LinearLayout, Supremum) {

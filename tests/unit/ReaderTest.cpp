@@ -86,9 +86,10 @@ TEST(Reader, UnknownOpsAreKeptNotFatal) {
   std::string text = readFile(test::corpusDir() + "/sm90/vadd_b1024_w4.ttgir");
   auto at = text.find("    tt.return");
   ASSERT_NE(at, std::string::npos);
-  text.insert(at, "    %fut = ttg.some_future_op %8 {mode = \"fast\"} : tensor<1024xf32, #blocked> -> "
-                  "tensor<1024xf32, #blocked> loc(#loc1)\n"
-                  "    ttg.another_future_op %fut, [1, 2] <strange> : weird_syntax!\n");
+  text.insert(at,
+              "    %fut = ttg.some_future_op %8 {mode = \"fast\"} : tensor<1024xf32, #blocked> -> "
+              "tensor<1024xf32, #blocked> loc(#loc1)\n"
+              "    ttg.another_future_op %fut, [1, 2] <strange> : weird_syntax!\n");
   auto m = ir::loadModuleText(text, "future.ttgir");
   ASSERT_TRUE(bool(m)) << errorText(m.takeError());
   std::vector<std::string> unknown;
@@ -109,7 +110,8 @@ TEST(Reader, OlderSpellingsGiveTheSameLayouts) {
   replaceAll(old, "#ttg.", "#triton_gpu.");
   replaceAll(old, " ttg.", " triton_gpu.");
   replaceAll(old, "\"ttg.", "\"triton_gpu.");
-  replaceAll(old, "order = [0]}>", "order = [0], CTAsPerCGA = [1], CTASplitNum = [1], CTAOrder = [0]}>");
+  replaceAll(old, "order = [0]}>",
+             "order = [0], CTAsPerCGA = [1], CTASplitNum = [1], CTAOrder = [0]}>");
   auto a = ir::loadModuleText(text, "new.ttgir");
   auto b = ir::loadModuleText(old, "old.ttgir");
   ASSERT_TRUE(bool(a)) << errorText(a.takeError());
@@ -123,14 +125,17 @@ TEST(Reader, OlderSpellingsGiveTheSameLayouts) {
 
 TEST(Reader, LegacyTypes) {
   auto ctx = ir::makeContext();
-  auto t = ir::parseTypeText(ctx.get(), "!tt.memdesc<128x64xf16, #triton_gpu.shared<{vec = 8, perPhase = 1, "
-                                        "maxPhase = 8, order = [1, 0], hasLeadingOffset = true}>, "
-                                        "#triton_gpu.shared_memory, mutable>");
+  auto t = ir::parseTypeText(ctx.get(),
+                             "!tt.memdesc<128x64xf16, #triton_gpu.shared<{vec = 8, perPhase = 1, "
+                             "maxPhase = 8, order = [1, 0], hasLeadingOffset = true}>, "
+                             "#triton_gpu.shared_memory, mutable>");
   ASSERT_TRUE(bool(t)) << errorText(t.takeError());
-  EXPECT_EQ(ir::typeText(*t), "!ttg.memdesc<128x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, "
-                              "transposed = false, elementBitWidth = 16}>, #ttg.shared_memory, mutable>");
-  auto d = ir::parseTypeText(ctx.get(), "!tt.tensordesc<tensor<128x64xf16, #ttg.nvmma_shared<{"
-                                        "swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>>>");
+  EXPECT_EQ(ir::typeText(*t),
+            "!ttg.memdesc<128x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, "
+            "transposed = false, elementBitWidth = 16}>, #ttg.shared_memory, mutable>");
+  auto d = ir::parseTypeText(
+      ctx.get(), "!tt.tensordesc<tensor<128x64xf16, #ttg.nvmma_shared<{"
+                 "swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>>>");
   ASSERT_TRUE(bool(d)) << errorText(d.takeError());
   EXPECT_EQ(ir::encodingOf(*d)->kind(), "nvmma_shared");
 }
@@ -148,7 +153,11 @@ TEST(Reader, BadInputNamesThePlace) {
   malformed.replace(malformed.find("order = [0]"), 11, "order = [0");
   std::vector<BadInput> cases = {
       {"empty", "", 1, 1, "empty file"},
-      {"binary", std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10), 1, 5, "binary"},
+      {"binary",
+       std::string("\x7f"
+                   "ELF\x02\x01\x01\0\0\0",
+                   10),
+       1, 5, "binary"},
       {"truncated", good.substr(0, good.find("tt.return")), 8, 3, "never closed"},
       {"malformed attribute", malformed, 1, 0, ""},
       {"undefined value", "module {\n  tt.func @f() {\n    tt.return %nope : i32\n  }\n}\n", 3, 5,

@@ -13,10 +13,10 @@ using Json = nlohmann::ordered_json;
 
 enum ExitCode : int {
   kExitOk = 0,
-  kExitFinding = 1,      // command-specific "no" (e.g. unrecoverable layout)
-  kExitUsage = 64,       // EX_USAGE
-  kExitInput = 65,       // EX_DATAERR
-  kExitInternal = 70,    // EX_SOFTWARE
+  kExitFinding = 1,   // command-specific "no" (e.g. unrecoverable layout)
+  kExitUsage = 64,    // EX_USAGE
+  kExitInput = 65,    // EX_DATAERR
+  kExitInternal = 70, // EX_SOFTWARE
 };
 
 enum class Format { Text, Json };

@@ -26,9 +26,8 @@ struct TritonTypeStorage;
 /// Any `#ttg.*`, `#ttng.*`, `#amdg.*`, `#gluon.*` attribute. Layout kinds
 /// carry their Encoding; the others (memory spaces, tensor-memory encodings,
 /// scheduling hints) are kept as OpaqueEncoding with their text.
-class LayoutEncodingAttr
-    : public mlir::Attribute::AttrBase<LayoutEncodingAttr, mlir::Attribute,
-                                       detail::LayoutAttrStorage> {
+class LayoutEncodingAttr : public mlir::Attribute::AttrBase<LayoutEncodingAttr, mlir::Attribute,
+                                                            detail::LayoutAttrStorage> {
 public:
   using Base::Base;
   static constexpr llvm::StringLiteral name = "ttg.encoding";
@@ -45,18 +44,17 @@ enum class TritonTypeKind { Pointer, MemDesc, TensorDesc, Other };
 /// `!tt.tensordesc<...>`, and others kept by text (`!ttg.async.token`).
 struct TritonTypeInfo {
   TritonTypeKind kind = TritonTypeKind::Other;
-  mlir::Type elementType;             // pointee / element type
-  int addressSpace = 1;               // pointer
-  std::vector<int64_t> shape;         // memdesc / tensordesc block
-  std::vector<int64_t> allocShape;    // memdesc; equals shape when absent
-  mlir::Attribute encoding;           // memdesc / tensordesc
-  mlir::Attribute memorySpace;        // memdesc
-  bool isMutable = false;             // memdesc
-  std::string text;                   // canonical text
+  mlir::Type elementType;          // pointee / element type
+  int addressSpace = 1;            // pointer
+  std::vector<int64_t> shape;      // memdesc / tensordesc block
+  std::vector<int64_t> allocShape; // memdesc; equals shape when absent
+  mlir::Attribute encoding;        // memdesc / tensordesc
+  mlir::Attribute memorySpace;     // memdesc
+  bool isMutable = false;          // memdesc
+  std::string text;                // canonical text
 };
 
-class TritonType : public mlir::Type::TypeBase<TritonType, mlir::Type,
-                                               detail::TritonTypeStorage> {
+class TritonType : public mlir::Type::TypeBase<TritonType, mlir::Type, detail::TritonTypeStorage> {
 public:
   using Base::Base;
   static constexpr llvm::StringLiteral name = "tt.type";

@@ -39,8 +39,8 @@ struct SourceLoc {
 };
 
 struct Value {
-  std::string name;           // "%acc_12" or "%9#2"
-  mlir::Type type;            // null when the reader could not tell
+  std::string name; // "%acc_12" or "%9#2"
+  mlir::Type type;  // null when the reader could not tell
   Operation *definingOp = nullptr;
   unsigned resultIndex = 0;
   Block *ownerBlock = nullptr; // for block arguments
@@ -61,9 +61,9 @@ struct Region {
 };
 
 struct Operation {
-  std::string name;         // canonical, e.g. "ttg.convert_layout"
-  std::string writtenName;  // as in the file, e.g. "triton_gpu.convert_layout"
-  bool known = true;        // false: not an op tilexform knows (newer Triton)
+  std::string name;        // canonical, e.g. "ttg.convert_layout"
+  std::string writtenName; // as in the file, e.g. "triton_gpu.convert_layout"
+  bool known = true;       // false: not an op tilexform knows (newer Triton)
   std::vector<Value *> results;
   std::vector<Value *> operands;
   std::vector<mlir::Type> signatureTypes; // every type after ':' in order
@@ -88,10 +88,10 @@ struct LayoutAlias {
 };
 
 struct ModuleFacts {
-  std::string target;             // "hip:gfx942", "cuda:90"
+  std::string target; // "hip:gfx942", "cuda:90"
   std::optional<int64_t> numWarps, threadsPerWarp, numCtas, shared;
-  std::string arch() const;       // "gfx942", "sm_90"
-  std::string vendor() const;     // "amd", "nvidia", ""
+  std::string arch() const;   // "gfx942", "sm_90"
+  std::string vendor() const; // "amd", "nvidia", ""
 };
 
 class Module {
@@ -129,9 +129,7 @@ public:
   InputError(std::string file, unsigned line, unsigned col, std::string message)
       : file(std::move(file)), line(line), col(col), message(std::move(message)) {}
   void log(llvm::raw_ostream &os) const override;
-  std::error_code convertToErrorCode() const override {
-    return llvm::inconvertibleErrorCode();
-  }
+  std::error_code convertToErrorCode() const override { return llvm::inconvertibleErrorCode(); }
   std::string file;
   unsigned line, col;
   std::string message;
@@ -144,10 +142,8 @@ llvm::Expected<std::unique_ptr<Module>> loadModuleText(const std::string &text,
 
 /// Parses one attribute or type written in Triton's syntax (older spellings
 /// accepted). Errors carry the column within `text`.
-llvm::Expected<mlir::Attribute> parseAttributeText(mlir::MLIRContext *ctx,
-                                                   const std::string &text);
-llvm::Expected<mlir::Type> parseTypeText(mlir::MLIRContext *ctx,
-                                         const std::string &text);
+llvm::Expected<mlir::Attribute> parseAttributeText(mlir::MLIRContext *ctx, const std::string &text);
+llvm::Expected<mlir::Type> parseTypeText(mlir::MLIRContext *ctx, const std::string &text);
 
 /// Whether tilexform knows an op name (canonical spelling).
 bool isKnownOp(mlir::MLIRContext *ctx, llvm::StringRef name);

@@ -128,10 +128,9 @@ struct OpaqueEncoding {
 };
 
 using EncodingVariant =
-    std::variant<BlockedEncoding, SliceEncoding, DotOperandEncoding,
-                 NvidiaMmaEncoding, AmdMfmaEncoding, AmdWmmaEncoding,
-                 LinearEncoding, SwizzledSharedEncoding, NVMMASharedEncoding,
-                 SharedLinearEncoding, PaddedSharedEncoding,
+    std::variant<BlockedEncoding, SliceEncoding, DotOperandEncoding, NvidiaMmaEncoding,
+                 AmdMfmaEncoding, AmdWmmaEncoding, LinearEncoding, SwizzledSharedEncoding,
+                 NVMMASharedEncoding, SharedLinearEncoding, PaddedSharedEncoding,
                  LegacySharedEncoding, OpaqueEncoding>;
 
 struct Encoding {
@@ -139,9 +138,7 @@ struct Encoding {
   bool operator==(const Encoding &o) const { return value == o.value; }
 
   template <typename T> const T *as() const { return std::get_if<T>(&value); }
-  template <typename T> bool is() const {
-    return std::holds_alternative<T>(value);
-  }
+  template <typename T> bool is() const { return std::holds_alternative<T>(value); }
   /// Triton's mnemonic: "blocked", "slice", "dot_op", "amd_mfma", ...
   std::string kind() const;
   bool isShared() const;
@@ -162,14 +159,12 @@ template <typename T> EncodingPtr makeEncoding(T value) {
 /// inline unless `aliasOf` names them.
 std::string printEncoding(const Encoding &enc);
 using AliasLookup = std::string (*)(const Encoding &, const void *ctx);
-std::string printEncoding(const Encoding &enc, AliasLookup aliasOf,
-                          const void *ctx);
+std::string printEncoding(const Encoding &enc, AliasLookup aliasOf, const void *ctx);
 
 /// The linear layout of `enc` for a tensor (or memdesc allocation) shape.
 /// Throws std::invalid_argument with a message when the layout and the shape
 /// do not fit together or the kind has no linear layout.
-LinearLayout toLinearLayout(const Encoding &enc,
-                            const std::vector<int64_t> &shape);
+LinearLayout toLinearLayout(const Encoding &enc, const std::vector<int64_t> &shape);
 
 /// The CGA layout as a LinearLayout `block -> dim0..` for `rank`.
 LinearLayout cgaToLinearLayout(const CGALayout &cga, unsigned rank);
@@ -184,12 +179,10 @@ struct SplitParams {
 SplitParams cgaToSplitParams(const CGALayout &cga, unsigned rank);
 
 /// Rewrites legacy shared encodings for the memdesc element type.
-EncodingPtr resolveLegacyShared(const EncodingPtr &enc, unsigned elementBits,
-                                unsigned rank);
+EncodingPtr resolveLegacyShared(const EncodingPtr &enc, unsigned elementBits, unsigned rank);
 
 /// Whether two layouts are the same at `shape`: equal linear layouts.
-bool equivalentAt(const Encoding &a, const Encoding &b,
-                  const std::vector<int64_t> &shape);
+bool equivalentAt(const Encoding &a, const Encoding &b, const std::vector<int64_t> &shape);
 
 /// The product of warpsPerCTA of a distributed layout (following parents);
 /// 0 when the kind does not define it.

@@ -31,12 +31,11 @@ public:
                                const std::vector<std::string> &outNames);
 
   static LinearLayout empty() { return {}; }
-  static LinearLayout identity1D(int32_t size, const std::string &in,
-                                 const std::string &out);
-  static LinearLayout strided1D(int32_t size, int32_t stride,
-                                const std::string &in, const std::string &out);
-  static LinearLayout zeros1D(int32_t size, const std::string &in,
-                              const std::string &out, int32_t outSize = 1);
+  static LinearLayout identity1D(int32_t size, const std::string &in, const std::string &out);
+  static LinearLayout strided1D(int32_t size, int32_t stride, const std::string &in,
+                                const std::string &out);
+  static LinearLayout zeros1D(int32_t size, const std::string &in, const std::string &out,
+                              int32_t outSize = 1);
 
   const std::vector<DimBases> &bases() const { return bases_; }
   const std::vector<OutDim> &outDims() const { return outDims_; }
@@ -45,9 +44,7 @@ public:
   bool hasInDim(const std::string &name) const;
   bool hasOutDim(const std::string &name) const;
   int inDimSizeLog2(const std::string &name) const;
-  int32_t inDimSize(const std::string &name) const {
-    return int32_t(1) << inDimSizeLog2(name);
-  }
+  int32_t inDimSize(const std::string &name) const { return int32_t(1) << inDimSizeLog2(name); }
   int outDimSizeLog2(const std::string &name) const;
   int32_t outDimSize(const std::string &name) const;
   int outDimIndex(const std::string &name) const;
@@ -59,16 +56,13 @@ public:
   std::vector<Basis> &mutableBasesOf(const std::string &inDim);
 
   /// Direct sum: `inner` is the more minor factor.
-  friend LinearLayout operator*(const LinearLayout &inner,
-                                const LinearLayout &outer);
+  friend LinearLayout operator*(const LinearLayout &inner, const LinearLayout &outer);
   LinearLayout &operator*=(const LinearLayout &outer) {
     *this = *this * outer;
     return *this;
   }
   friend bool operator==(const LinearLayout &a, const LinearLayout &b);
-  friend bool operator!=(const LinearLayout &a, const LinearLayout &b) {
-    return !(a == b);
-  }
+  friend bool operator!=(const LinearLayout &a, const LinearLayout &b) { return !(a == b); }
   bool equalIgnoringOutDimSizes(const LinearLayout &other) const;
 
   LinearLayout transposeOuts(const std::vector<std::string> &names) const;
@@ -111,27 +105,20 @@ private:
 std::vector<std::string> standardOutDimNames(int rank);
 std::vector<std::string> supremum(const std::vector<std::string> &x,
                                   const std::vector<std::string> &y);
-LinearLayout identityStandardND(const std::string &inDim,
-                                const std::vector<int32_t> &shape,
+LinearLayout identityStandardND(const std::string &inDim, const std::vector<int32_t> &shape,
                                 const std::vector<unsigned> &order);
-LinearLayout ensureLayoutNotLargerThan(
-    const LinearLayout &layout,
-    const std::vector<std::pair<std::string, int64_t>> &shape,
-    bool broadcastRegisters = true);
-LinearLayout ensureLayoutNotSmallerThan(
-    const LinearLayout &layout,
-    const std::vector<std::pair<std::string, int64_t>> &shape);
+LinearLayout ensureLayoutNotLargerThan(const LinearLayout &layout,
+                                       const std::vector<std::pair<std::string, int64_t>> &shape,
+                                       bool broadcastRegisters = true);
+LinearLayout ensureLayoutNotSmallerThan(const LinearLayout &layout,
+                                        const std::vector<std::pair<std::string, int64_t>> &shape);
 LinearLayout removeStandardDim(const LinearLayout &layout, int dim);
-LinearLayout reshapeLayout(const LinearLayout &layout,
-                           const std::vector<int64_t> &shape);
-LinearLayout transposeLinearLayout(const LinearLayout &layout,
-                                   const std::vector<int> &order);
+LinearLayout reshapeLayout(const LinearLayout &layout, const std::vector<int64_t> &shape);
+LinearLayout transposeLinearLayout(const LinearLayout &layout, const std::vector<int> &order);
 /// The CGA layout (in-dim `block`) combined with a per-CTA layout at `shape`.
-LinearLayout combineCtaCgaWithShape(const LinearLayout &cta,
-                                    const LinearLayout &cga,
+LinearLayout combineCtaCgaWithShape(const LinearLayout &cta, const LinearLayout &cga,
                                     const std::vector<int64_t> &shape);
 /// Drops the all-zero bases of one input dimension.
-LinearLayout removeZeroBasesAlongDim(const LinearLayout &layout,
-                                     const std::string &inDim);
+LinearLayout removeZeroBasesAlongDim(const LinearLayout &layout, const std::string &inDim);
 
 } // namespace tilexform::layout

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs tilexform's build dependencies (Debian 12 packages only) and builds
+# it. Usage: scripts/setup.sh [BUILD_DIR] [extra cmake args...]
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$here/build}
+shift || true
+
+packages=(cmake ninja-build g++ python3
+  libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
+  libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev libzstd-dev
+  python3-jsonschema)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  echo "tilexform: installing ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+ninja -C "$build"
