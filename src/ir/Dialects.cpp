@@ -1075,7 +1075,11 @@ std::unique_ptr<MLIRContext> makeContext() {
   DialectRegistry registry;
   registerAllDialects(registry);
   auto ctx = std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
-  ctx->loadAllAvailableDialects();
+  // Triton's dialects are small and always needed; the upstream ones (LLVM,
+  // NVVM, ROCDL, GPU are large) load from the registry when first used.
+  ctx->loadDialect<TritonDialect, TritonGPUDialect, TritonNvidiaGPUDialect, TritonAMDGPUDialect,
+                   GluonDialect, NVGPUDialect, LegacyTritonGPUDialect, LegacyTritonNvidiaGPUDialect,
+                   LegacyAMDGPUDialect, LegacyNVGPUDialect>();
   ctx->allowUnregisteredDialects(true);
   return ctx;
 }

@@ -208,6 +208,10 @@ private:
   std::string fixStrippedType(const std::string &t);
   llvm::Expected<mlir::Type> parseType(const std::string &text, TextPos at);
   llvm::Expected<mlir::Attribute> parseAttr(const std::string &text, TextPos at);
+  llvm::Expected<mlir::Type> parseTypeUncached(const std::string &text, TextPos at);
+  llvm::Expected<mlir::Attribute> parseAttrUncached(const std::string &text, TextPos at);
+  std::unordered_map<std::string, mlir::Type> typeCache_;
+  std::unordered_map<std::string, mlir::Attribute> attrCache_;
 
   // ---- structure ----
   llvm::Error parseTopLevel();
@@ -323,6 +327,17 @@ llvm::Expected<T> captureParse(mlir::MLIRContext *ctx, const std::string &text, 
 }
 
 llvm::Expected<mlir::Type> Reader::parseType(const std::string &raw, TextPos at) {
+  // Dumps repeat the same few types thousands of times.
+  auto cached = typeCache_.find(raw);
+  if (cached != typeCache_.end())
+    return cached->second;
+  auto parsed = parseTypeUncached(raw, at);
+  if (parsed)
+    typeCache_.emplace(raw, *parsed);
+  return parsed;
+}
+
+llvm::Expected<mlir::Type> Reader::parseTypeUncached(const std::string &raw, TextPos at) {
   size_t firstChange;
   std::string text = substitute(fixStrippedType(trim(raw)), &firstChange);
   unsigned col;
@@ -341,6 +356,16 @@ llvm::Expected<mlir::Type> Reader::parseType(const std::string &raw, TextPos at)
 }
 
 llvm::Expected<mlir::Attribute> Reader::parseAttr(const std::string &raw, TextPos at) {
+  auto cached = attrCache_.find(raw);
+  if (cached != attrCache_.end())
+    return cached->second;
+  auto parsed = parseAttrUncached(raw, at);
+  if (parsed)
+    attrCache_.emplace(raw, *parsed);
+  return parsed;
+}
+
+llvm::Expected<mlir::Attribute> Reader::parseAttrUncached(const std::string &raw, TextPos at) {
   size_t firstChange;
   std::string text = substitute(trim(raw), &firstChange);
   unsigned col;
@@ -904,6 +929,8 @@ bool isKnownOp(mlir::MLIRContext *ctx, llvm::StringRef name) {
   llvm::StringRef ns = name.substr(0, dot);
   static const llvm::StringSet<> tritonNs = {"tt", "ttg", "ttng", "amdg", "gluon", "nvg"};
   if (tritonNs.contains(ns))
+    return false;
+  if (!ctx->getOrLoadDialect(ns))
     return false;
   return mlir::RegisteredOperationName::lookup(name, ctx).has_value();
 }

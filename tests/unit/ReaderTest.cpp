@@ -172,8 +172,9 @@ TEST(Reader, BadInputNamesThePlace) {
       matched = true;
       EXPECT_EQ(e.file, "bad.ttgir");
       EXPECT_EQ(e.line, c.line) << c.name << ": " << e.message;
-      if (c.col)
+      if (c.col) {
         EXPECT_EQ(e.col, c.col) << c.name << ": " << e.message;
+      }
       EXPECT_NE(e.message.find(c.message), std::string::npos) << c.name << ": " << e.message;
     });
     EXPECT_TRUE(matched) << c.name;
