@@ -9,7 +9,6 @@ if [ "${CI:-}" = "true" ] || [ "${1:-}" = "--strict" ]; then strict=1; fi
 if [ $strict -eq 1 ]; then
   build="$here/build-strict"
   "$here/scripts/setup.sh" "$build" -DTILEXFORM_WERROR=ON -DTILEXFORM_SANITIZE=ON
-  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 else
   build="$here/build"
