@@ -16,7 +16,7 @@ namespace tilexform::cli {
 namespace {
 
 struct LayoutOptions {
-  std::string attr, type, shape, gluonApi = "3.6", format = "text";
+  std::string attr, type, gluonExpr, shape, gluonApi = "3.6", format = "text";
   bool json = false, table = false;
 } opts;
 
@@ -108,21 +108,32 @@ int execute() {
     return reportError("--gluon-api: unknown Gluon API '" + opts.gluonApi +
                            "' (use 3.6, or 3.5 for the ctas_per_cga spelling)",
                        kExitUsage);
-  if (opts.attr.empty() == opts.type.empty())
-    return reportError("layout: give exactly one of --attr (with --shape) or --type", kExitUsage);
-  if (!opts.attr.empty() && opts.shape.empty())
-    return reportError("layout: --attr needs --shape (e.g. --shape 128x64)", kExitUsage);
+  int given = !opts.attr.empty() + !opts.type.empty() + !opts.gluonExpr.empty();
+  if (given != 1)
+    return reportError("layout: give exactly one of --attr or --gluon (with --shape), or --type",
+                       kExitUsage);
+  if (opts.type.empty() && opts.shape.empty())
+    return reportError(std::string("layout: ") + (opts.attr.empty() ? "--gluon" : "--attr") +
+                           " needs --shape (e.g. --shape 128x64)",
+                       kExitUsage);
 
   auto ctx = ir::makeContext();
   layout::EncodingPtr enc;
   std::vector<int64_t> shape;
-  std::string source = !opts.attr.empty() ? "--attr" : "--type";
-  if (!opts.attr.empty()) {
+  std::string source = !opts.attr.empty() ? "--attr" : !opts.type.empty() ? "--type" : "--gluon";
+  if (opts.type.empty()) {
     auto parsedShape = parseShape(opts.shape);
     if (!parsedShape)
       return reportError("--shape: expected dims like 128x64, got '" + opts.shape + "'",
                          kExitUsage);
     shape = *parsedShape;
+  }
+  if (!opts.gluonExpr.empty()) {
+    auto parsed = gluon::parseGluon(opts.gluonExpr);
+    if (!parsed)
+      return reportError("--gluon: " + llvm::toString(parsed.takeError()), kExitInput);
+    enc = *parsed;
+  } else if (!opts.attr.empty()) {
     auto a = ir::parseAttributeText(ctx.get(), opts.attr);
     if (!a) {
       return reportError(llvm::handleErrors(a.takeError(), [&](const ir::InputError &e) {
@@ -255,6 +266,8 @@ void addLayoutCommand(CLI::App &root) {
       "layout", "One layout: canonical text, Gluon constructor, linear layout, table");
   layoutCmd->add_option("--attr", opts.attr, "Layout attribute text, e.g. '#ttg.blocked<{...}>'");
   layoutCmd->add_option("--shape", opts.shape, "Tensor shape for --attr, e.g. 128x64");
+  layoutCmd->add_option("--gluon", opts.gluonExpr,
+                        "A Gluon constructor expression, e.g. 'gl.BlockedLayout(...)'");
   layoutCmd->add_option("--type", opts.type,
                         "A tensor or !ttg.memdesc type carrying the layout (shape from the type)");
   layoutCmd

@@ -15,6 +15,7 @@ int run(int argc, char **argv) {
   app.require_subcommand(1);
   addInspectCommand(app);
   addLayoutCommand(app);
+  addRecoverCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {
@@ -35,6 +36,8 @@ int run(int argc, char **argv) {
         return runInspectCommand();
       if (sub->get_name() == "layout")
         return runLayoutCommand();
+      if (sub->get_name() == "recover")
+        return runRecoverCommand();
     }
   } catch (const std::exception &e) {
     return reportError(std::string("internal error: ") + e.what(), kExitInternal);

@@ -6,7 +6,5 @@
 // own initialisation. Turning off user poisoning keeps every real ASan check
 // (heap, stack, globals, use-after-free, leaks) and drops only those.
 #if defined(__SANITIZE_ADDRESS__)
-extern "C" const char *__asan_default_options() {
-  return "allow_user_poisoning=0:detect_leaks=1";
-}
+extern "C" const char *__asan_default_options() { return "allow_user_poisoning=0:detect_leaks=1"; }
 #endif

@@ -11,14 +11,11 @@ namespace tilexform::cli {
 /// Runs the tool; returns the process exit code.
 int run(int argc, char **argv);
 
-struct CommandHooks {
-  void (*add)(CLI::App &root);
-  int (*execute)();
-};
-
 void addInspectCommand(CLI::App &root);
 int runInspectCommand();
 void addLayoutCommand(CLI::App &root);
 int runLayoutCommand();
+void addRecoverCommand(CLI::App &root);
+int runRecoverCommand();
 
 } // namespace tilexform::cli

@@ -1,0 +1,13 @@
+# Writes ArchData.inc: every data/hw/*.json as a string literal, so the binary
+# carries the one source of truth without reading files at run time.
+file(GLOB files "${DATA_DIR}/*.json")
+list(SORT files)
+set(out "static const Entry kEntries[] = {\n")
+foreach(f IN LISTS files)
+  get_filename_component(arch "${f}" NAME_WE)
+  file(READ "${f}" content)
+  string(APPEND out "  {\"${arch}\", R\"tilexform_hw(${content})tilexform_hw\"},\n")
+endforeach()
+string(APPEND out "};\n")
+file(WRITE "${OUTPUT}.tmp" "${out}")
+execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different "${OUTPUT}.tmp" "${OUTPUT}")

@@ -1,0 +1,115 @@
+// Facts a port needs from a plain Triton dump: every layout with its Gluon
+// constructor and round-trip proof, where and in which role each is used,
+// pipelining per loop, load operand buckets, and shared memory with liveness.
+#pragma once
+
+#include "tilexform/gluon/Gluon.h"
+#include "tilexform/hw/ArchData.h"
+#include "tilexform/ir/Module.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilexform::analysis {
+
+/// One place a layout is carried: an op result, operand or block argument.
+struct UseSite {
+  std::string op;       // "ttg.local_load", or "block argument"
+  std::string position; // "result 0", "operand 1", "argument 2"
+  unsigned line = 0, col = 0;
+  std::vector<int64_t> shape;
+  std::string elementType;
+  std::string memory; // "registers", "shared", "tensor_memory"
+  ir::SourceLoc source;
+};
+
+struct RecoveredLayout {
+  std::string name;      // the alias, or a generated name for inline layouts
+  std::string attr;      // canonical text
+  std::string kind;
+  layout::EncodingPtr encoding;
+  std::optional<std::string> gluon;
+  std::string status; // EXACT, DIFFERS, UNRECOVERABLE
+  std::string reason; // why UNRECOVERABLE / what DIFFERS
+  std::string role;   // the primary role
+  std::vector<std::string> roles;
+  std::vector<UseSite> sites;
+  std::vector<int64_t> shape; // the first shape it is used at (for the proof)
+  unsigned warps = 0;         // product of warpsPerCTA along the parent chain (0: n/a)
+};
+
+struct UnsupportedOp {
+  std::string name;
+  unsigned count = 0, line = 0;
+  std::string reason;
+};
+
+struct LoopFacts {
+  std::string op; // scf.for / scf.while
+  unsigned line = 0;
+  std::string function;
+  ir::SourceLoc source;
+  std::optional<int64_t> numStages;
+  unsigned loads = 0, dots = 0, asyncCopies = 0, iterArgs = 0;
+  unsigned buffers = 0; // leading dim of multi-buffered memdescs indexed in the loop
+  bool prefetch = false; // global loads carried to the next iteration
+  std::string verdict;   // PIPELINED, NOT_PIPELINED, INCONCLUSIVE
+  std::string why;
+};
+
+struct LoadSite {
+  std::string op;
+  unsigned line = 0;
+  std::string bucket; // bare, mask-only, mask+other
+  unsigned operands = 0;
+  std::optional<int64_t> contiguity;
+  bool inLoop = false;
+};
+
+struct SharedAllocation {
+  std::string op; // ttg.local_alloc
+  unsigned line = 0;
+  std::string name;
+  std::string type;
+  int64_t bytes = 0;
+  unsigned firstLine = 0, lastLine = 0; // live range in the dump
+};
+
+struct SharedSummary {
+  int64_t peakBytes = 0;
+  int64_t declaredBytes = 0;          // sum of all allocations
+  std::optional<int64_t> compilerBytes; // the module's `ttg.shared`
+  std::optional<hw::Figure> capacity;
+  std::string capacityNote; // why there is no capacity
+  std::vector<SharedAllocation> allocations;
+};
+
+struct WarpMismatch {
+  std::string layout;
+  unsigned layoutWarps = 0, expected = 0;
+  unsigned line = 0;
+};
+
+struct RecoverReport {
+  ir::ModuleFacts facts;
+  std::string arch;
+  gluon::GluonApi api = gluon::GluonApi::V3_6;
+  std::vector<RecoveredLayout> layouts;
+  std::vector<UnsupportedOp> unsupportedOps;
+  std::vector<LoopFacts> loops;
+  std::vector<LoadSite> loads;
+  SharedSummary shared;
+  std::vector<WarpMismatch> warpMismatches;
+  std::string constantsDigest;
+};
+
+/// Recovers everything above from a loaded module. `arch` overrides the
+/// module's target when not empty.
+RecoverReport recover(const ir::Module &mod, gluon::GluonApi api,
+                      const std::string &archOverride = {});
+
+/// The deterministic Python module with one `gl.constexpr` per layout.
+std::string anchorModule(const RecoverReport &report, const std::string &sourcePath);
+
+} // namespace tilexform::analysis

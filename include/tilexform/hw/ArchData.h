@@ -1,0 +1,25 @@
+// Per-arch hardware figures. The numbers live once, in data/hw/<arch>.json,
+// each with its source; they are compiled into the binary so a run needs no
+// data files beside it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilexform::hw {
+
+struct Figure {
+  long long value = 0;
+  std::string source;
+};
+
+/// The arch names with data, e.g. "gfx942", "sm_90".
+std::vector<std::string> knownArchs();
+/// One figure of one arch ("lds_per_cu_bytes", "shared_memory_per_block_optin_bytes", ...);
+/// none when the arch or the figure is unknown — never another arch's number.
+std::optional<Figure> figure(const std::string &arch, const std::string &key);
+/// The shared memory / LDS one block (workgroup) may use on this arch.
+std::optional<Figure> sharedCapacity(const std::string &arch);
+
+} // namespace tilexform::hw

@@ -1,0 +1,802 @@
+#include "tilexform/analysis/Recover.h"
+
+#include <fmt/format.h>
+#include <llvm/ADT/StringSet.h>
+#include <llvm/Support/SHA256.h>
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace tilexform::analysis {
+
+using ir::Operation;
+using ir::Value;
+
+namespace {
+
+bool isDot(const std::string &name) {
+  return name == "tt.dot" || name == "tt.dot_scaled" || name == "ttng.warp_group_dot" ||
+         name == "ttng.tc_gen5_mma" || name == "ttng.tc_gen5_mma_scaled";
+}
+
+bool isGlobalLoad(const std::string &name) {
+  return name == "tt.load" || name == "amdg.buffer_load" || name == "tt.descriptor_load" ||
+         name == "tt.descriptor_gather";
+}
+
+bool isAsyncCopy(const std::string &name) {
+  return name == "ttg.async_copy_global_to_local" || name == "amdg.buffer_load_to_local" ||
+         name == "ttng.async_tma_copy_global_to_local" || name == "ttng.async_tma_gather";
+}
+
+bool isGlobalStore(const std::string &name) {
+  return name == "tt.store" || name == "amdg.buffer_store" || name == "tt.descriptor_store" ||
+         name == "ttng.async_tma_copy_local_to_global";
+}
+
+bool isLoop(const std::string &name) { return name == "scf.for" || name == "scf.while"; }
+
+// Views of a shared buffer: the result aliases the source.
+bool isMemdescView(const std::string &name) {
+  return name == "ttg.memdesc_index" || name == "ttg.memdesc_subview" ||
+         name == "ttg.memdesc_trans" || name == "ttg.memdesc_subslice" ||
+         name == "ttg.memdesc_reshape" || name == "ttg.memdesc_reinterpret" ||
+         name == "ttng.tmem_subslice";
+}
+
+// Ops that move data without computing on it: a layout flows through them to
+// a dot operand.
+bool isDataMovement(const std::string &name) {
+  return name == "ttg.convert_layout" || name == "ttg.local_load" || name == "ttg.local_alloc" ||
+         name == "tt.fp_to_fp" || name == "arith.extf" || name == "arith.truncf" ||
+         name == "arith.extsi" || name == "arith.extui" || name == "arith.trunci" ||
+         name == "arith.sitofp" || name == "tt.bitcast" || name == "amdg.in_thread_transpose" ||
+         name == "tt.trans" || name == "ttg.fp4_to_fp" || name == "amdg.upcast_mxfp" ||
+         name == "amdg.scaled_upcast_fp4" || name == "amdg.scaled_upcast_fp8" ||
+         isMemdescView(name);
+}
+
+// Ops Triton 3.6's Gluon has no builtin for: recovering every layout does not
+// make a body with these transcribable.
+const std::map<std::string, std::string> &noGluonBuiltin() {
+  static const std::map<std::string, std::string> m = {
+      {"amdg.in_thread_transpose",
+       "AMD's in-register transpose before an LDS store of a transposed operand; Gluon 3.6 has "
+       "no builtin (write the #linear result layout with gl.convert_layout)"},
+      {"amdg.instruction_sched_hint", "compiler scheduling hint; Gluon has no builtin"},
+      {"amdg.cond_barrier", "conditional barrier inserted by the AMD ping-pong scheduler"},
+      {"ttg.predicate_stage", "pipeliner-internal op"},
+      {"ttg.mask", "pipeliner-internal op"},
+      {"amdg.upcast_mxfp", "AMD MX upcast; no Gluon builtin in 3.6"},
+  };
+  return m;
+}
+
+std::string elementTypeText(mlir::Type t) {
+  if (auto r = mlir::dyn_cast<mlir::RankedTensorType>(t))
+    return ir::typeText(r.getElementType());
+  if (auto m = mlir::dyn_cast<ir::TritonType>(t))
+    return ir::typeText(m.info().elementType);
+  return ir::typeText(t);
+}
+
+std::string memoryOf(mlir::Type t) {
+  if (auto m = mlir::dyn_cast<ir::TritonType>(t)) {
+    if (m.kind() != ir::TritonTypeKind::MemDesc)
+      return "global";
+    std::string space = ir::attrText(m.info().memorySpace);
+    return space.find("tensor_memory") != std::string::npos ? "tensor_memory" : "shared";
+  }
+  return "registers";
+}
+
+std::vector<int64_t> shapeOf(mlir::Type t) {
+  if (auto r = mlir::dyn_cast<mlir::RankedTensorType>(t))
+    return {r.getShape().begin(), r.getShape().end()};
+  if (auto m = mlir::dyn_cast<ir::TritonType>(t))
+    return m.info().shape;
+  return {};
+}
+
+bool isMemdesc(mlir::Type t) {
+  auto m = mlir::dyn_cast_or_null<ir::TritonType>(t);
+  return m && m.kind() == ir::TritonTypeKind::MemDesc;
+}
+
+// The warps a site runs with: a warp_specialize partition's num_warps(N), or
+// the module's.
+unsigned expectedWarps(const Operation *op, unsigned moduleWarps) {
+  for (const Operation *o = op; o; o = o->parentOp()) {
+    const ir::Block *b = o->parentBlock;
+    if (!b || !b->parent)
+      break;
+    const std::string &label = b->parent->label;
+    auto at = label.find("num_warps(");
+    if (at != std::string::npos)
+      return unsigned(std::strtoul(label.c_str() + at + 10, nullptr, 10));
+  }
+  return moduleWarps;
+}
+
+std::string enclosingFunction(const Operation *op) {
+  for (auto *p = op->parentOp(); p; p = p->parentOp())
+    if (p->name == "tt.func" || p->name == "func.func")
+      return p->symbol.empty() ? "" : p->symbol.substr(1);
+  return "";
+}
+
+class Recoverer {
+public:
+  Recoverer(const ir::Module &mod, gluon::GluonApi api, std::string arch)
+      : mod_(mod), api_(api) {
+    report_.facts = mod.facts;
+    report_.api = api;
+    report_.arch = arch.empty() ? mod.facts.arch() : arch;
+    unsigned idx = 0;
+    mod.walk([&](Operation *op) {
+      order_[op] = idx++;
+      allOps_.push_back(op);
+    });
+    for (Operation *op : allOps_)
+      end_[op] = lastIndexIn(op);
+  }
+
+  RecoverReport run() {
+    collectLayouts();
+    assignRoles();
+    proveLayouts();
+    checkWarps();
+    findUnsupportedOps();
+    analyseLoops();
+    analyseLoads();
+    analyseShared();
+    digest();
+    return std::move(report_);
+  }
+
+private:
+  unsigned lastIndexIn(const Operation *op) {
+    unsigned last = order_.at(op);
+    for (auto &r : op->regions)
+      for (auto &b : r->blocks)
+        for (auto &o : b->ops)
+          last = std::max(last, lastIndexIn(o.get()));
+    return last;
+  }
+
+  // ---- layouts and sites ----------------------------------------------------
+
+  std::string nameFor(const layout::Encoding &enc, const std::string &text);
+
+  size_t layoutIndex(mlir::Type type) {
+    auto enc = ir::encodingOf(type);
+    if (!enc || !enc->isLayout())
+      return npos;
+    std::string text = layout::printEncoding(*enc);
+    auto it = byText_.find(text);
+    if (it != byText_.end())
+      return it->second;
+    RecoveredLayout l;
+    l.attr = text;
+    l.kind = enc->kind();
+    l.encoding = enc;
+    l.name = nameFor(*enc, text);
+    l.shape = ir::layoutShapeOf(type);
+    l.warps = layout::warpsInLayout(*enc);
+    report_.layouts.push_back(std::move(l));
+    byText_[text] = report_.layouts.size() - 1;
+    return report_.layouts.size() - 1;
+  }
+
+  void addSite(const Operation *op, const std::string &position, const Value *v) {
+    if (!v || !v->type)
+      return;
+    size_t idx = layoutIndex(v->type);
+    if (idx == npos)
+      return;
+    UseSite s;
+    s.op = op ? op->name : "block argument";
+    s.position = position;
+    if (op) {
+      s.line = op->pos.line;
+      s.col = op->pos.col;
+      s.source = op->loc;
+    }
+    s.shape = shapeOf(v->type);
+    s.elementType = elementTypeText(v->type);
+    s.memory = memoryOf(v->type);
+    report_.layouts[idx].sites.push_back(std::move(s));
+    valueLayout_[v] = idx;
+  }
+
+  void collectLayouts() {
+    // Aliases first, in the dump's order, so names and order are stable.
+    for (auto &a : mod_.aliases) {
+      auto l = mlir::dyn_cast_or_null<ir::LayoutEncodingAttr>(a.attr);
+      if (!l || !l.getEncoding()->isLayout())
+        continue;
+      std::string text = l.getText().str();
+      if (byText_.count(text))
+        continue;
+      RecoveredLayout r;
+      r.attr = text;
+      r.kind = l.getEncoding()->kind();
+      r.encoding = l.getEncoding();
+      r.name = a.name;
+      r.warps = layout::warpsInLayout(*r.encoding);
+      report_.layouts.push_back(std::move(r));
+      byText_[text] = report_.layouts.size() - 1;
+    }
+    for (Operation *op : allOps_) {
+      for (size_t i = 0; i < op->results.size(); ++i)
+        addSite(op, fmt::format("result {}", i), op->results[i]);
+      for (size_t i = 0; i < op->operands.size(); ++i)
+        addSite(op, fmt::format("operand {}", i), op->operands[i]);
+      for (auto &r : op->regions)
+        for (auto &b : r->blocks)
+          for (size_t i = 0; i < b->arguments.size(); ++i)
+            addSite(op, fmt::format("region argument {}", i), b->arguments[i]);
+    }
+    // A layout only ever written as an alias (never used) keeps its place
+    // but has no shape: evaluate it where proofs need one.
+  }
+
+  // ---- roles ----------------------------------------------------------------
+
+  // The memdesc a view (memdesc_index, trans, ...) or loop argument stands for.
+  const Value *bufferRoot(const Value *v, int depth = 0) {
+    if (depth > 64 || !v)
+      return v;
+    if (v->definingOp && isMemdescView(v->definingOp->name) && !v->definingOp->operands.empty())
+      return bufferRoot(v->definingOp->operands[0], depth + 1);
+    if (v->ownerBlock) {
+      // A loop-carried view: its initial value comes from the loop operands.
+      const Operation *loop = v->ownerBlock->parent ? v->ownerBlock->parent->parent : nullptr;
+      if (loop && loop->name == "scf.for") {
+        auto &args = v->ownerBlock->arguments;
+        auto it = std::find(args.begin(), args.end(), v);
+        size_t k = size_t(it - args.begin());
+        if (k >= 1 && k + 2 < loop->operands.size())
+          return bufferRoot(loop->operands[k + 2], depth + 1);
+      }
+    }
+    return v;
+  }
+
+  // Every value that holds the same buffer as `root` (views, loop-carried
+  // views), found by walking forward.
+  void bufferAliases(const Value *root, std::vector<const Value *> &out) {
+    std::deque<const Value *> work{root};
+    std::unordered_set<const Value *> seen{root};
+    while (!work.empty()) {
+      const Value *v = work.front();
+      work.pop_front();
+      out.push_back(v);
+      for (auto &[user, idx] : v->uses) {
+        std::vector<const Value *> next;
+        if (isMemdescView(user->name) && idx == 0)
+          next.assign(user->results.begin(), user->results.end());
+        else
+          next = carriedBy(user, idx);
+        for (auto *n : next)
+          if (n && isMemdesc(n->type) && seen.insert(n).second)
+            work.push_back(n);
+      }
+    }
+  }
+
+  // Values a loop or yield passes operand `idx` of `op` on to.
+  std::vector<const Value *> carriedBy(const Operation *op, unsigned idx) {
+    std::vector<const Value *> out;
+    if (op->name == "scf.yield") {
+      const Operation *loop = op->parentOp();
+      if (loop && loop->name == "scf.for") {
+        if (idx < loop->results.size())
+          out.push_back(loop->results[idx]);
+        if (!loop->regions.empty() && idx + 1 < loop->regions[0]->blocks[0]->arguments.size())
+          out.push_back(loop->regions[0]->blocks[0]->arguments[idx + 1]);
+      } else if (loop && loop->name == "scf.if" && idx < loop->results.size()) {
+        out.push_back(loop->results[idx]);
+      }
+    } else if (op->name == "scf.for" && idx >= 3) {
+      if (idx - 3 < op->results.size())
+        out.push_back(op->results[idx - 3]);
+      if (!op->regions.empty() && idx - 2 < op->regions[0]->blocks[0]->arguments.size())
+        out.push_back(op->regions[0]->blocks[0]->arguments[idx - 2]);
+    }
+    return out;
+  }
+
+  // Which dot operands (bit 0: A, bit 1: B) the data in `start` reaches by
+  // moves, shared-memory round trips and loop carries.
+  unsigned reachesDotOperand(const Value *start) {
+    auto memo = reach_.find(start);
+    if (memo != reach_.end())
+      return memo->second;
+    unsigned bits = 0;
+    std::deque<const Value *> work{start};
+    std::unordered_set<const Value *> seen{start};
+    auto push = [&](const Value *v) {
+      if (v && seen.insert(v).second)
+        work.push_back(v);
+    };
+    int budget = 4096;
+    while (!work.empty() && --budget > 0) {
+      const Value *v = work.front();
+      work.pop_front();
+      for (auto &[user, idx] : v->uses) {
+        const std::string &n = user->name;
+        if (isDot(n)) {
+          if (idx == 0)
+            bits |= 1;
+          else if (n == "tt.dot_scaled") {
+            // a [scale], b [scale], c: use the operand's own dot_op index.
+            auto enc = ir::encodingOf(v->type);
+            if (auto *d = enc ? enc->as<layout::DotOperandEncoding>() : nullptr)
+              bits |= d->opIdx == 0 ? 1 : 2;
+          } else if (idx == 1)
+            bits |= 2;
+          continue;
+        }
+        if (n == "ttg.local_store" && idx == 0 && user->operands.size() > 1) {
+          std::vector<const Value *> views;
+          bufferAliases(bufferRoot(user->operands[1]), views);
+          for (auto *w : views)
+            push(w);
+          continue;
+        }
+        if (isAsyncCopy(n) && idx == 0 && user->operands.size() > 1) {
+          // The copy's destination buffer is the second memdesc operand.
+          for (auto *o : user->operands)
+            if (o != v && isMemdesc(o->type)) {
+              std::vector<const Value *> views;
+              bufferAliases(bufferRoot(o), views);
+              for (auto *w : views)
+                push(w);
+              break;
+            }
+          continue;
+        }
+        if (isDataMovement(n)) {
+          for (auto *r : user->results)
+            push(r);
+          if (isMemdesc(v->type) && isMemdescView(n)) {
+            std::vector<const Value *> views;
+            for (auto *r : user->results)
+              bufferAliases(r, views);
+            for (auto *w : views)
+              push(w);
+          }
+          continue;
+        }
+        for (auto *c : carriedBy(user, idx))
+          push(c);
+      }
+    }
+    reach_[start] = bits;
+    return bits;
+  }
+
+  void assignRoles() {
+    std::vector<std::set<std::string>> roles(report_.layouts.size());
+    auto note = [&](const Value *v, const std::string &role) {
+      auto it = valueLayout_.find(v);
+      if (it != valueLayout_.end())
+        roles[it->second].insert(role);
+    };
+    for (Operation *op : allOps_) {
+      const std::string &n = op->name;
+      if (isDot(n)) {
+        for (auto *r : op->results)
+          note(r, "accumulator");
+        size_t acc = n == "ttng.tc_gen5_mma" || n == "ttng.tc_gen5_mma_scaled" ? 2
+                     : n == "tt.dot_scaled" ? op->operands.size() - 1
+                                            : 2;
+        if (acc < op->operands.size())
+          note(op->operands[acc], "accumulator");
+      }
+      if (isGlobalLoad(n))
+        for (auto *r : op->results)
+          note(r, "global_load");
+      if (isAsyncCopy(n) && !op->operands.empty() && !isMemdesc(op->operands[0]->type))
+        note(op->operands[0], "global_load");
+      if (isGlobalStore(n)) {
+        for (auto *o : op->operands)
+          if (!mlir::isa_and_nonnull<ir::TritonType>(
+                  mlir::dyn_cast_or_null<mlir::RankedTensorType>(o->type)
+                      ? mlir::cast<mlir::RankedTensorType>(o->type).getElementType()
+                      : mlir::Type()))
+            note(o, "global_store");
+      }
+      if (n == "tt.reduce" || n == "tt.scan") {
+        for (auto *o : op->operands)
+          note(o, "reduction");
+        for (auto *r : op->results)
+          note(r, "reduction");
+      }
+    }
+    for (auto &[v, idx] : valueLayout_) {
+      auto enc = report_.layouts[idx].encoding;
+      if (auto *d = enc->as<layout::DotOperandEncoding>()) {
+        roles[idx].insert(d->opIdx == 0 ? "operand_a" : "operand_b");
+        continue;
+      }
+      unsigned bits = reachesDotOperand(v);
+      bool shared = isMemdesc(v->type);
+      if (bits & 1)
+        roles[idx].insert(shared ? "shared_a" : "load_a");
+      if (bits & 2)
+        roles[idx].insert(shared ? "shared_b" : "load_b");
+      if (shared)
+        roles[idx].insert(memoryOf(v->type) == "tensor_memory" ? "tensor_memory" : "shared_staging");
+    }
+    static const std::vector<std::string> priority = {
+        "accumulator", "operand_a",   "operand_b",    "shared_a",      "shared_b",
+        "load_a",      "load_b",      "reduction",    "global_load",   "global_store",
+        "tensor_memory", "shared_staging"};
+    for (size_t i = 0; i < report_.layouts.size(); ++i) {
+      auto &l = report_.layouts[i];
+      for (auto &p : priority)
+        if (roles[i].count(p))
+          l.roles.push_back(p);
+      l.role = l.roles.empty() ? (l.sites.empty() ? "unused" : "elementwise") : l.roles.front();
+      if (l.shape.empty() && !l.sites.empty())
+        l.shape = l.sites.front().shape;
+    }
+  }
+
+  // ---- proofs ---------------------------------------------------------------
+
+  void proveLayouts() {
+    for (auto &l : report_.layouts) {
+      auto g = gluon::emitGluon(*l.encoding, api_);
+      if (!g.expr) {
+        l.status = "UNRECOVERABLE";
+        l.reason = g.reason;
+        continue;
+      }
+      l.gluon = g.expr;
+      std::vector<int64_t> shape = l.shape;
+      if (!l.sites.empty() && l.encoding->isShared()) {
+        // Shared layouts are evaluated on the trailing dims of the memdesc.
+        unsigned rank = l.encoding->rank();
+        if (rank && rank < shape.size())
+          shape.erase(shape.begin(), shape.end() - rank);
+      }
+      if (l.encoding->is<layout::OpaqueEncoding>())
+        shape.clear();
+      auto rt = gluon::checkRoundTrip(*l.encoding, *g.expr, shape);
+      l.status = rt.exact ? "EXACT" : "DIFFERS";
+      l.reason = rt.detail;
+    }
+  }
+
+  void checkWarps() {
+    unsigned moduleWarps = unsigned(mod_.facts.numWarps.value_or(0));
+    if (!moduleWarps)
+      return;
+    std::set<std::string> reported;
+    for (Operation *op : allOps_) {
+      auto check = [&](const Value *v) {
+        auto it = valueLayout_.find(v);
+        if (it == valueLayout_.end())
+          return;
+        auto &l = report_.layouts[it->second];
+        if (!l.warps || !l.encoding->isDistributed())
+          return;
+        unsigned expected = expectedWarps(op, moduleWarps);
+        if (l.warps != expected && reported.insert(l.name).second)
+          report_.warpMismatches.push_back({l.name, l.warps, expected, op->pos.line});
+      };
+      for (auto *r : op->results)
+        check(r);
+    }
+  }
+
+  void findUnsupportedOps() {
+    std::map<std::string, UnsupportedOp> found;
+    for (Operation *op : allOps_) {
+      std::string reason;
+      auto it = noGluonBuiltin().find(op->name);
+      if (it != noGluonBuiltin().end())
+        reason = it->second;
+      else if (!op->known)
+        reason = "an op tilexform does not know (newer Triton?)";
+      else
+        continue;
+      auto &u = found[op->name];
+      if (u.count++ == 0) {
+        u.name = op->name;
+        u.line = op->pos.line;
+        u.reason = reason;
+      }
+    }
+    for (auto &[n, u] : found)
+      report_.unsupportedOps.push_back(u);
+  }
+
+  // ---- loops ----------------------------------------------------------------
+
+  void analyseLoops() {
+    for (Operation *op : allOps_) {
+      if (!isLoop(op->name))
+        continue;
+      LoopFacts f;
+      f.op = op->name;
+      f.line = op->pos.line;
+      f.function = enclosingFunction(op);
+      f.source = op->loc;
+      f.numStages = op->intAttr("tt.num_stages");
+      f.iterArgs = unsigned(op->results.size());
+      std::set<const Value *> yielded;
+      for (unsigned i = order_[op] + 1; i <= end_[op]; ++i) {
+        Operation *in = allOps_[i];
+        const std::string &n = in->name;
+        if (isGlobalLoad(n) || isAsyncCopy(n))
+          ++f.loads;
+        if (isAsyncCopy(n))
+          ++f.asyncCopies;
+        if (isDot(n))
+          ++f.dots;
+        if (n == "ttg.memdesc_index" && !in->operands.empty()) {
+          auto t = mlir::dyn_cast_or_null<ir::TritonType>(in->operands[0]->type);
+          if (t && !t.info().shape.empty() && !t.info().elementType.isInteger(64))
+            f.buffers = std::max<unsigned>(f.buffers, unsigned(t.info().shape[0]));
+        }
+        if (n == "scf.yield" && in->parentOp() == op)
+          for (auto *y : in->operands)
+            yielded.insert(y);
+      }
+      // Loads issued for a later iteration: a loaded value or a shared buffer
+      // the loop carries to its next iteration.
+      bool carriesBuffer = false;
+      for (auto *y : yielded) {
+        if (isMemdesc(y->type) && memoryOf(y->type) == "shared")
+          carriesBuffer = true;
+        if (y->definingOp && (isGlobalLoad(y->definingOp->name)))
+          f.prefetch = true;
+      }
+      if (carriesBuffer && f.loads > 0)
+        f.prefetch = true;
+      if (f.numStages) {
+        f.verdict = *f.numStages > 1 ? "PIPELINED" : "NOT_PIPELINED";
+        f.why = fmt::format("tt.num_stages = {} on the loop", *f.numStages);
+      } else if (f.asyncCopies > 0 && f.buffers >= 2) {
+        f.verdict = "PIPELINED";
+        f.why = fmt::format("{} async copies into {}-buffered shared memory", f.asyncCopies,
+                            f.buffers);
+      } else if (f.prefetch) {
+        f.verdict = "PIPELINED";
+        f.why = "global loads are issued one iteration ahead (loop-carried shared buffers or "
+                "loaded values)";
+      } else if (f.loads > 0) {
+        f.verdict = "NOT_PIPELINED";
+        f.why = fmt::format("{} global loads consumed in the same iteration, no multi-buffering",
+                            f.loads);
+      } else {
+        f.verdict = "INCONCLUSIVE";
+        f.why = "no global loads in the loop";
+      }
+      report_.loops.push_back(std::move(f));
+    }
+  }
+
+  // ---- load operand buckets -------------------------------------------------
+
+  bool insideLoop(const Operation *op) {
+    for (auto *p = op->parentOp(); p; p = p->parentOp())
+      if (isLoop(p->name))
+        return true;
+    return false;
+  }
+
+  void analyseLoads() {
+    for (Operation *op : allOps_) {
+      unsigned base = 0;
+      if (op->name == "tt.load")
+        base = 1; // ptr [, mask [, other]]
+      else if (op->name == "amdg.buffer_load")
+        base = 2; // ptr[offsets] [, mask [, other]]
+      else
+        continue;
+      LoadSite s;
+      s.op = op->name;
+      s.line = op->pos.line;
+      unsigned n = unsigned(op->operands.size());
+      if (op->text.find("stride = %") != std::string::npos && n > 0)
+        --n; // the stride operand is not a mask
+      s.operands = n;
+      s.bucket = n <= base ? "bare" : n == base + 1 ? "mask-only" : "mask+other";
+      s.contiguity = op->intAttr("contiguity");
+      s.inLoop = insideLoop(op);
+      report_.loads.push_back(std::move(s));
+    }
+  }
+
+  // ---- shared memory --------------------------------------------------------
+
+  void analyseShared() {
+    auto &sh = report_.shared;
+    sh.compilerBytes = mod_.facts.shared;
+    sh.capacity = hw::sharedCapacity(report_.arch);
+    if (!sh.capacity)
+      sh.capacityNote = report_.arch.empty()
+                            ? "the module names no target; pass --arch"
+                            : "no shared-memory/LDS figure for " + report_.arch +
+                                  " in data/hw (declined rather than guessed)";
+    struct Interval {
+      unsigned from, to;
+      int64_t bytes;
+    };
+    std::vector<Interval> intervals;
+    for (Operation *op : allOps_) {
+      if (op->name != "ttg.local_alloc" || op->results.empty())
+        continue;
+      const Value *root = op->results[0];
+      auto t = mlir::dyn_cast_or_null<ir::TritonType>(root->type);
+      if (!t || memoryOf(root->type) != "shared")
+        continue;
+      auto &info = t.info();
+      std::vector<int64_t> dims = info.allocShape.empty() ? info.shape : info.allocShape;
+      int64_t elems = 1;
+      for (auto d : dims)
+        elems *= d;
+      unsigned bits = info.elementType.isIntOrFloat() ? info.elementType.getIntOrFloatBitWidth() : 8;
+      SharedAllocation a;
+      a.op = op->name;
+      a.line = op->pos.line;
+      a.name = root->name;
+      a.type = ir::typeText(root->type);
+      a.bytes = (elems * bits + 7) / 8;
+      // Live from the allocation to the last use of any view of it; a use
+      // inside a loop the allocation is outside of keeps it live for the loop.
+      std::vector<const Value *> views;
+      bufferAliases(root, views);
+      unsigned from = order_[op], to = from;
+      for (auto *v : views)
+        for (auto &[user, idx] : v->uses) {
+          unsigned last = order_[user];
+          for (auto *p = user->parentOp(); p; p = p->parentOp())
+            if (isLoop(p->name) && order_[p] > from)
+              last = std::max(last, end_[p]);
+          to = std::max(to, last);
+        }
+      a.firstLine = op->pos.line;
+      a.lastLine = allOps_[to]->pos.line;
+      intervals.push_back({from, to, a.bytes});
+      sh.declaredBytes += a.bytes;
+      sh.allocations.push_back(std::move(a));
+    }
+    std::vector<std::pair<unsigned, int64_t>> events;
+    for (auto &iv : intervals) {
+      events.emplace_back(iv.from, iv.bytes);
+      events.emplace_back(iv.to + 1, -iv.bytes);
+    }
+    std::sort(events.begin(), events.end(), [](auto &a, auto &b) {
+      return a.first != b.first ? a.first < b.first : a.second < b.second;
+    });
+    int64_t live = 0;
+    for (auto &[at, delta] : events) {
+      live += delta;
+      sh.peakBytes = std::max(sh.peakBytes, live);
+    }
+  }
+
+  // ---- digest ---------------------------------------------------------------
+
+  void digest() {
+    std::vector<std::string> ctors;
+    for (auto &l : report_.layouts)
+      if (l.gluon)
+        ctors.push_back(*l.gluon);
+    std::sort(ctors.begin(), ctors.end());
+    ctors.erase(std::unique(ctors.begin(), ctors.end()), ctors.end());
+    std::string text;
+    for (auto &c : ctors)
+      text += c + "\n";
+    text += fmt::format("num_warps={}\n", mod_.facts.numWarps.value_or(0));
+    llvm::SHA256 sha;
+    sha.update(llvm::StringRef(text));
+    auto hash = sha.final();
+    std::string hex;
+    for (uint8_t b : hash)
+      hex += fmt::format("{:02x}", b);
+    report_.constantsDigest = "sha256:" + hex;
+  }
+
+  static constexpr size_t npos = size_t(-1);
+  const ir::Module &mod_;
+  gluon::GluonApi api_;
+  RecoverReport report_;
+  std::vector<Operation *> allOps_;
+  std::unordered_map<const Operation *, unsigned> order_, end_;
+  std::map<std::string, size_t> byText_;
+  std::unordered_map<const Value *, size_t> valueLayout_;
+  std::unordered_map<const Value *, unsigned> reach_;
+};
+
+std::string Recoverer::nameFor(const layout::Encoding &enc, const std::string &text) {
+  auto parentName = [&](const layout::EncodingPtr &p) -> std::string {
+    std::string t = layout::printEncoding(*p);
+    auto it = byText_.find(t);
+    std::string n = it != byText_.end() ? report_.layouts[it->second].name : p->kind();
+    return n[0] == '#' ? n.substr(1) : n;
+  };
+  std::string base;
+  if (auto *s = enc.as<layout::SliceEncoding>())
+    base = fmt::format("slice{}_{}", s->dim, parentName(s->parent));
+  else if (auto *d = enc.as<layout::DotOperandEncoding>())
+    base = fmt::format("dot{}_{}{}", d->opIdx, parentName(d->parent),
+                       d->kWidth ? fmt::format("_k{}", d->kWidth) : "");
+  else
+    base = enc.kind();
+  std::string name = base;
+  for (int i = 1; std::any_of(report_.layouts.begin(), report_.layouts.end(),
+                              [&](const RecoveredLayout &l) { return l.name == name; });
+       ++i)
+    name = fmt::format("{}_{}", base, i);
+  (void)text;
+  return name;
+}
+
+std::string constantName(const std::string &role) {
+  static const std::map<std::string, std::string> names = {
+      {"accumulator", "ACC_LAYOUT"},        {"operand_a", "A_OPERAND_LAYOUT"},
+      {"operand_b", "B_OPERAND_LAYOUT"},    {"shared_a", "A_SHARED_LAYOUT"},
+      {"shared_b", "B_SHARED_LAYOUT"},      {"load_a", "A_LOAD_LAYOUT"},
+      {"load_b", "B_LOAD_LAYOUT"},          {"reduction", "REDUCE_LAYOUT"},
+      {"global_load", "LOAD_LAYOUT"},       {"global_store", "STORE_LAYOUT"},
+      {"tensor_memory", "TMEM_LAYOUT"},     {"shared_staging", "SHARED_LAYOUT"},
+      {"elementwise", "LAYOUT"},            {"unused", "UNUSED_LAYOUT"}};
+  auto it = names.find(role);
+  return it == names.end() ? "LAYOUT" : it->second;
+}
+
+} // namespace
+
+RecoverReport recover(const ir::Module &mod, gluon::GluonApi api, const std::string &arch) {
+  return Recoverer(mod, api, arch).run();
+}
+
+std::string anchorModule(const RecoverReport &r, const std::string &sourcePath) {
+  std::string out;
+  out += "# Gluon layouts recovered by tilexform from a plain Triton dump. Generated; do not edit.\n";
+  out += fmt::format("# source dump: {}\n", sourcePath);
+  out += fmt::format("# target: {}\n", r.facts.target.empty() ? "unknown" : r.facts.target);
+  out += fmt::format("# num_warps: {}\n", r.facts.numWarps ? std::to_string(*r.facts.numWarps) : "unknown");
+  out += fmt::format("# threads_per_warp: {}\n",
+                     r.facts.threadsPerWarp ? std::to_string(*r.facts.threadsPerWarp) : "unknown");
+  out += fmt::format("# gluon api: {}\n", gluon::gluonApiName(r.api));
+  out += fmt::format("# constants-digest: {}\n", r.constantsDigest);
+  out += "from triton.experimental.gluon import language as gl\n";
+  std::map<std::string, int> used;
+  std::set<std::string> emitted;
+  for (auto &l : r.layouts) {
+    out += "\n";
+    std::string sites;
+    if (!l.sites.empty()) {
+      auto &s = l.sites.front();
+      sites = fmt::format("{} sites, first: {} {} at line {}{}", l.sites.size(), s.op, s.position,
+                          s.line, s.source.name.empty() ? "" : " (" + s.source.name + ")");
+    } else {
+      sites = "defined but not used";
+    }
+    out += fmt::format("# {} ({}), role {}: {}\n", l.name, l.kind, l.role, sites);
+    if (!l.gluon) {
+      out += fmt::format("# UNRECOVERABLE: {}\n# {}\n", l.reason, l.attr);
+      continue;
+    }
+    std::string base = constantName(l.role);
+    int n = used[base]++;
+    std::string name = n == 0 ? base : fmt::format("{}_{}", base, n);
+    out += fmt::format("{} = gl.constexpr({})\n", name, *l.gluon);
+    (void)emitted;
+  }
+  return out;
+}
+
+} // namespace tilexform::analysis

@@ -1,0 +1,264 @@
+// `tilexform recover FILE.ttgir`: plain Triton's layouts as Gluon constructors,
+// with proofs, use sites, roles, pipelining, load buckets and shared memory.
+#include "tilexform/analysis/Recover.h"
+#include "tilexform/cli/Commands.h"
+#include "tilexform/cli/Output.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace tilexform::cli {
+
+namespace {
+
+struct RecoverOptions {
+  std::string file, gluonApi = "3.6", format = "text", out, arch;
+  bool json = false, allowUnrecoverable = false, force = false;
+  size_t maxSites = 0;
+} opts;
+
+Json optInt(const std::optional<int64_t> &v) { return v ? Json(*v) : Json(nullptr); }
+
+Json sourceJson(const ir::SourceLoc &s) {
+  if (!s.known())
+    return nullptr;
+  Json j;
+  if (!s.file.empty()) {
+    j["file"] = s.file;
+    j["line"] = s.line;
+  }
+  if (!s.name.empty())
+    j["name"] = s.name;
+  return j;
+}
+
+int execute() {
+  if (opts.json)
+    opts.format = "json";
+  auto api = gluon::parseGluonApi(opts.gluonApi);
+  if (!api)
+    return reportError("--gluon-api: unknown Gluon API '" + opts.gluonApi + "'", kExitUsage);
+  namespace fs = std::filesystem;
+  if (!opts.out.empty() && fs::exists(opts.out) && !opts.force)
+    return reportError("--out: " + opts.out + " exists; pass --force to overwrite it", kExitUsage);
+
+  auto loaded = ir::loadModuleFile(opts.file);
+  if (!loaded)
+    return reportError(loaded.takeError());
+  auto report = analysis::recover(**loaded, *api, opts.arch);
+
+  bool unrecoverable = false, differs = false;
+  for (auto &l : report.layouts) {
+    unrecoverable |= l.status == "UNRECOVERABLE";
+    differs |= l.status == "DIFFERS";
+  }
+  int exitCode = kExitOk;
+  std::string verdict = "RECOVERED";
+  if (!report.warpMismatches.empty()) {
+    exitCode = 4;
+    verdict = "NUM_WARPS_MISMATCH";
+  } else if (differs) {
+    exitCode = kExitFinding;
+    verdict = "DIFFERS";
+  } else if (unrecoverable) {
+    verdict = "UNRECOVERABLE";
+    exitCode = opts.allowUnrecoverable ? kExitOk : kExitFinding;
+  }
+
+  if (!opts.out.empty()) {
+    std::string text = analysis::anchorModule(report, opts.file);
+    std::string tmp = opts.out + ".tmp";
+    {
+      std::ofstream o(tmp, std::ios::binary);
+      o << text;
+      if (!o.good())
+        return reportError("--out: cannot write " + tmp, kExitInput);
+    }
+    std::error_code ec;
+    fs::rename(tmp, opts.out, ec);
+    if (ec)
+      return reportError("--out: cannot write " + opts.out + ": " + ec.message(), kExitInput);
+  }
+
+  if (opts.format == "json") {
+    Json j = envelope("recover", verdict, exitCode);
+    j["file"] = opts.file;
+    j["module"] = Json{{"target", report.facts.target.empty() ? Json(nullptr) : Json(report.facts.target)},
+                       {"arch", report.arch.empty() ? Json(nullptr) : Json(report.arch)},
+                       {"num_warps", optInt(report.facts.numWarps)},
+                       {"threads_per_warp", optInt(report.facts.threadsPerWarp)},
+                       {"num_ctas", optInt(report.facts.numCtas)}};
+    j["gluon_api"] = gluon::gluonApiName(report.api);
+    Json layouts = Json::array();
+    for (auto &l : report.layouts) {
+      Json lj;
+      lj["name"] = l.name;
+      lj["attr"] = l.attr;
+      lj["kind"] = l.kind;
+      lj["gluon"] = l.gluon ? Json(*l.gluon) : Json(nullptr);
+      lj["status"] = l.status;
+      lj["reason"] = l.reason.empty() ? Json(nullptr) : Json(l.reason);
+      lj["role"] = l.role;
+      lj["roles"] = l.roles;
+      lj["warps"] = l.warps ? Json(l.warps) : Json(nullptr);
+      lj["site_count"] = l.sites.size();
+      Json sites = Json::array();
+      for (size_t i = 0; i < l.sites.size() && (!opts.maxSites || i < opts.maxSites); ++i) {
+        auto &s = l.sites[i];
+        sites.push_back(Json{{"op", s.op},
+                             {"position", s.position},
+                             {"line", s.line},
+                             {"shape", s.shape},
+                             {"element_type", s.elementType},
+                             {"memory", s.memory},
+                             {"source", sourceJson(s.source)}});
+      }
+      lj["sites"] = sites;
+      layouts.push_back(lj);
+    }
+    j["layouts"] = layouts;
+    Json unsupported = Json::array();
+    for (auto &u : report.unsupportedOps)
+      unsupported.push_back(
+          Json{{"name", u.name}, {"count", u.count}, {"line", u.line}, {"reason", u.reason}});
+    j["unsupported_ops"] = unsupported;
+    Json loops = Json::array();
+    for (auto &f : report.loops)
+      loops.push_back(Json{{"op", f.op},
+                           {"line", f.line},
+                           {"function", f.function},
+                           {"num_stages", optInt(f.numStages)},
+                           {"loads", f.loads},
+                           {"dots", f.dots},
+                           {"async_copies", f.asyncCopies},
+                           {"buffers", f.buffers},
+                           {"iter_args", f.iterArgs},
+                           {"prefetch", f.prefetch},
+                           {"verdict", f.verdict},
+                           {"why", f.why},
+                           {"source", sourceJson(f.source)}});
+    j["loops"] = loops;
+    Json loads = Json::array();
+    for (auto &l : report.loads)
+      loads.push_back(Json{{"op", l.op},
+                           {"line", l.line},
+                           {"bucket", l.bucket},
+                           {"operands", l.operands},
+                           {"contiguity", optInt(l.contiguity)},
+                           {"in_loop", l.inLoop}});
+    j["loads"] = loads;
+    auto &sh = report.shared;
+    Json allocs = Json::array();
+    for (auto &a : sh.allocations)
+      allocs.push_back(Json{{"name", a.name},
+                            {"line", a.line},
+                            {"type", a.type},
+                            {"bytes", a.bytes},
+                            {"live_from_line", a.firstLine},
+                            {"live_to_line", a.lastLine}});
+    j["shared"] = Json{{"peak_bytes", sh.peakBytes},
+                       {"declared_bytes", sh.declaredBytes},
+                       {"compiler_bytes", optInt(sh.compilerBytes)},
+                       {"capacity_bytes", sh.capacity ? Json(sh.capacity->value) : Json(nullptr)},
+                       {"capacity_source", sh.capacity ? Json(sh.capacity->source)
+                                                       : Json(sh.capacityNote)},
+                       {"over_capacity", sh.capacity ? Json(sh.peakBytes > sh.capacity->value)
+                                                     : Json(nullptr)},
+                       {"allocations", allocs}};
+    Json mismatches = Json::array();
+    for (auto &m : report.warpMismatches)
+      mismatches.push_back(Json{{"layout", m.layout},
+                                {"layout_warps", m.layoutWarps},
+                                {"num_warps", m.expected},
+                                {"line", m.line}});
+    j["num_warps_mismatches"] = mismatches;
+    j["constants_digest"] = report.constantsDigest;
+    if (!opts.out.empty())
+      j["out"] = opts.out;
+    printJson(j);
+    return exitCode;
+  }
+
+  std::string out;
+  out += fmt::format("file:      {}\n", opts.file);
+  out += fmt::format("target:    {}  num_warps={}  gluon api {}\n",
+                     report.facts.target.empty() ? "?" : report.facts.target,
+                     report.facts.numWarps ? std::to_string(*report.facts.numWarps) : "?",
+                     gluon::gluonApiName(report.api));
+  out += fmt::format("verdict:   {}\n\nlayouts ({}):\n", verdict, report.layouts.size());
+  for (auto &l : report.layouts) {
+    out += fmt::format("  {:<22} {:<14} {:<20} {} sites\n", l.name, l.status, l.role,
+                       l.sites.size());
+    out += fmt::format("      {}\n", l.attr);
+    if (l.gluon)
+      out += fmt::format("      {}\n", *l.gluon);
+    if (!l.reason.empty())
+      out += fmt::format("      reason: {}\n", l.reason);
+  }
+  if (!report.unsupportedOps.empty()) {
+    out += "\nops without a Gluon builtin:\n";
+    for (auto &u : report.unsupportedOps)
+      out += fmt::format("  {} ({}x, first at line {}): {}\n", u.name, u.count, u.line, u.reason);
+  }
+  if (!report.warpMismatches.empty()) {
+    out += "\nnum_warps disagreements:\n";
+    for (auto &m : report.warpMismatches)
+      out += fmt::format("  {}: {} warps, the module runs {} (line {})\n", m.layout, m.layoutWarps,
+                         m.expected, m.line);
+  }
+  out += "\nloops:\n";
+  for (auto &f : report.loops)
+    out += fmt::format("  line {:<5} {:<14} num_stages={} loads={} dots={} async={} buffers={} "
+                       "iter_args={}  ({})\n",
+                       f.line, f.verdict, f.numStages ? std::to_string(*f.numStages) : "-",
+                       f.loads, f.dots, f.asyncCopies, f.buffers, f.iterArgs, f.why);
+  if (!report.loads.empty()) {
+    std::map<std::string, int> buckets;
+    for (auto &l : report.loads)
+      ++buckets[l.op + " " + l.bucket];
+    out += "\nload operand buckets:\n";
+    for (auto &[k, n] : buckets)
+      out += fmt::format("  {:>3}  {}\n", n, k);
+  }
+  auto &sh = report.shared;
+  out += fmt::format("\nshared memory: peak {} B live ({} B declared{}); capacity {}\n",
+                     sh.peakBytes, sh.declaredBytes,
+                     sh.compilerBytes ? fmt::format(", compiler total {} B", *sh.compilerBytes) : "",
+                     sh.capacity ? fmt::format("{} B ({})", sh.capacity->value, sh.capacity->source)
+                                 : "unknown: " + sh.capacityNote);
+  for (auto &a : sh.allocations)
+    out += fmt::format("  {} B  {} line {}-{}  {}\n", a.bytes, a.name, a.firstLine, a.lastLine,
+                       a.type);
+  out += fmt::format("\nconstants-digest: {}\n", report.constantsDigest);
+  if (!opts.out.empty())
+    out += fmt::format("wrote {}\n", opts.out);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return exitCode;
+}
+
+} // namespace
+
+void addRecoverCommand(CLI::App &root) {
+  auto *cmd = root.add_subcommand(
+      "recover", "Plain Triton's layouts as Gluon constructors, with proof, roles and facts");
+  cmd->add_option("file", opts.file, "The plain Triton .ttgir dump")->required();
+  cmd->add_option("--gluon-api", opts.gluonApi, "Gluon API: 3.6 (cga_layout) or 3.5 (ctas_per_cga)")
+      ->capture_default_str();
+  cmd->add_option("--out", opts.out, "Write the layouts as a Python module (anchor_layouts.py)");
+  cmd->add_flag("--force", opts.force, "Overwrite --out if it exists");
+  cmd->add_flag("--allow-unrecoverable", opts.allowUnrecoverable,
+                "Exit 0 even when some layout has no Gluon constructor");
+  cmd->add_option("--arch", opts.arch, "Override the target arch (gfx942, sm_90, ...)");
+  cmd->add_option("--max-sites", opts.maxSites, "List at most N use sites per layout (0: all)");
+  cmd->add_option("--format", opts.format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  cmd->add_flag("--json", opts.json, "Same as --format json");
+}
+
+int runRecoverCommand() { return execute(); }
+
+} // namespace tilexform::cli

@@ -1,0 +1,52 @@
+#include "tilexform/hw/ArchData.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+
+namespace tilexform::hw {
+
+namespace {
+
+struct Entry {
+  const char *arch;
+  const char *json;
+};
+
+// Generated from data/hw/*.json by CMake.
+#include "tilexform/hw/ArchData.inc"
+
+const std::map<std::string, nlohmann::json> &table() {
+  static const std::map<std::string, nlohmann::json> t = [] {
+    std::map<std::string, nlohmann::json> m;
+    for (const Entry &e : kEntries)
+      m[e.arch] = nlohmann::json::parse(e.json);
+    return m;
+  }();
+  return t;
+}
+
+} // namespace
+
+std::vector<std::string> knownArchs() {
+  std::vector<std::string> out;
+  for (auto &[arch, doc] : table())
+    out.push_back(arch);
+  return out;
+}
+
+std::optional<Figure> figure(const std::string &arch, const std::string &key) {
+  auto it = table().find(arch);
+  if (it == table().end() || !it->second.contains(key))
+    return std::nullopt;
+  const auto &f = it->second[key];
+  return Figure{f.at("value").get<long long>(), f.at("source").get<std::string>()};
+}
+
+std::optional<Figure> sharedCapacity(const std::string &arch) {
+  if (auto f = figure(arch, "max_lds_per_workgroup_bytes"))
+    return f;
+  return figure(arch, "shared_memory_per_block_optin_bytes");
+}
+
+} // namespace tilexform::hw
