@@ -4,7 +4,8 @@ if(NOT EXISTS "${CHECK}")
   message(STATUS "oracle-check not found at ${CHECK}: skipped")
   cmake_language(EXIT 77)
 endif()
-execute_process(COMMAND python3 "${CHECK}" "${TOOL}" RESULT_VARIABLE rc OUTPUT_VARIABLE out
+execute_process(COMMAND python3 "${CHECK}" "${TOOL}" --sample "${SAMPLE}" RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out
                 ERROR_VARIABLE err)
 string(REGEX MATCH "[0-9]+/[0-9]+ records agree" summary "${out}")
 message(STATUS "${summary}")
