@@ -131,8 +131,7 @@ std::string enclosingFunction(const Operation *op) {
 
 class Recoverer {
 public:
-  Recoverer(const ir::Module &mod, gluon::GluonApi api, std::string arch)
-      : mod_(mod), api_(api) {
+  Recoverer(const ir::Module &mod, gluon::GluonApi api, std::string arch) : mod_(mod), api_(api) {
     report_.facts = mod.facts;
     report_.api = api;
     report_.arch = arch.empty() ? mod.facts.arch() : arch;
@@ -432,12 +431,13 @@ private:
       if (bits & 2)
         roles[idx].insert(shared ? "shared_b" : "load_b");
       if (shared)
-        roles[idx].insert(memoryOf(v->type) == "tensor_memory" ? "tensor_memory" : "shared_staging");
+        roles[idx].insert(memoryOf(v->type) == "tensor_memory" ? "tensor_memory"
+                                                               : "shared_staging");
     }
     static const std::vector<std::string> priority = {
-        "accumulator", "operand_a",   "operand_b",    "shared_a",      "shared_b",
-        "load_a",      "load_b",      "reduction",    "global_load",   "global_store",
-        "tensor_memory", "shared_staging"};
+        "accumulator", "operand_a",    "operand_b",     "shared_a",
+        "shared_b",    "load_a",       "load_b",        "reduction",
+        "global_load", "global_store", "tensor_memory", "shared_staging"};
     for (size_t i = 0; i < report_.layouts.size(); ++i) {
       auto &l = report_.layouts[i];
       for (auto &p : priority)
@@ -567,8 +567,8 @@ private:
         f.why = fmt::format("tt.num_stages = {} on the loop", *f.numStages);
       } else if (f.asyncCopies > 0 && f.buffers >= 2) {
         f.verdict = "PIPELINED";
-        f.why = fmt::format("{} async copies into {}-buffered shared memory", f.asyncCopies,
-                            f.buffers);
+        f.why =
+            fmt::format("{} async copies into {}-buffered shared memory", f.asyncCopies, f.buffers);
       } else if (f.prefetch) {
         f.verdict = "PIPELINED";
         f.why = "global loads are issued one iteration ahead (loop-carried shared buffers or "
@@ -624,10 +624,9 @@ private:
     sh.compilerBytes = mod_.facts.shared;
     sh.capacity = hw::sharedCapacity(report_.arch);
     if (!sh.capacity)
-      sh.capacityNote = report_.arch.empty()
-                            ? "the module names no target; pass --arch"
-                            : "no shared-memory/LDS figure for " + report_.arch +
-                                  " in data/hw (declined rather than guessed)";
+      sh.capacityNote = report_.arch.empty() ? "the module names no target; pass --arch"
+                                             : "no shared-memory/LDS figure for " + report_.arch +
+                                                   " in data/hw (declined rather than guessed)";
     struct Interval {
       unsigned from, to;
       int64_t bytes;
@@ -645,7 +644,8 @@ private:
       int64_t elems = 1;
       for (auto d : dims)
         elems *= d;
-      unsigned bits = info.elementType.isIntOrFloat() ? info.elementType.getIntOrFloatBitWidth() : 8;
+      unsigned bits =
+          info.elementType.isIntOrFloat() ? info.elementType.getIntOrFloatBitWidth() : 8;
       SharedAllocation a;
       a.op = op->name;
       a.line = op->pos.line;
@@ -745,13 +745,13 @@ std::string Recoverer::nameFor(const layout::Encoding &enc, const std::string &t
 
 std::string constantName(const std::string &role) {
   static const std::map<std::string, std::string> names = {
-      {"accumulator", "ACC_LAYOUT"},        {"operand_a", "A_OPERAND_LAYOUT"},
-      {"operand_b", "B_OPERAND_LAYOUT"},    {"shared_a", "A_SHARED_LAYOUT"},
-      {"shared_b", "B_SHARED_LAYOUT"},      {"load_a", "A_LOAD_LAYOUT"},
-      {"load_b", "B_LOAD_LAYOUT"},          {"reduction", "REDUCE_LAYOUT"},
-      {"global_load", "LOAD_LAYOUT"},       {"global_store", "STORE_LAYOUT"},
-      {"tensor_memory", "TMEM_LAYOUT"},     {"shared_staging", "SHARED_LAYOUT"},
-      {"elementwise", "LAYOUT"},            {"unused", "UNUSED_LAYOUT"}};
+      {"accumulator", "ACC_LAYOUT"},     {"operand_a", "A_OPERAND_LAYOUT"},
+      {"operand_b", "B_OPERAND_LAYOUT"}, {"shared_a", "A_SHARED_LAYOUT"},
+      {"shared_b", "B_SHARED_LAYOUT"},   {"load_a", "A_LOAD_LAYOUT"},
+      {"load_b", "B_LOAD_LAYOUT"},       {"reduction", "REDUCE_LAYOUT"},
+      {"global_load", "LOAD_LAYOUT"},    {"global_store", "STORE_LAYOUT"},
+      {"tensor_memory", "TMEM_LAYOUT"},  {"shared_staging", "SHARED_LAYOUT"},
+      {"elementwise", "LAYOUT"},         {"unused", "UNUSED_LAYOUT"}};
   auto it = names.find(role);
   return it == names.end() ? "LAYOUT" : it->second;
 }
@@ -764,10 +764,12 @@ RecoverReport recover(const ir::Module &mod, gluon::GluonApi api, const std::str
 
 std::string anchorModule(const RecoverReport &r, const std::string &sourcePath) {
   std::string out;
-  out += "# Gluon layouts recovered by tilexform from a plain Triton dump. Generated; do not edit.\n";
+  out +=
+      "# Gluon layouts recovered by tilexform from a plain Triton dump. Generated; do not edit.\n";
   out += fmt::format("# source dump: {}\n", sourcePath);
   out += fmt::format("# target: {}\n", r.facts.target.empty() ? "unknown" : r.facts.target);
-  out += fmt::format("# num_warps: {}\n", r.facts.numWarps ? std::to_string(*r.facts.numWarps) : "unknown");
+  out += fmt::format("# num_warps: {}\n",
+                     r.facts.numWarps ? std::to_string(*r.facts.numWarps) : "unknown");
   out += fmt::format("# threads_per_warp: {}\n",
                      r.facts.threadsPerWarp ? std::to_string(*r.facts.threadsPerWarp) : "unknown");
   out += fmt::format("# gluon api: {}\n", gluon::gluonApiName(r.api));

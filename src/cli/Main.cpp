@@ -16,6 +16,7 @@ int run(int argc, char **argv) {
   addInspectCommand(app);
   addLayoutCommand(app);
   addRecoverCommand(app);
+  addVerifyCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {
@@ -38,6 +39,8 @@ int run(int argc, char **argv) {
         return runLayoutCommand();
       if (sub->get_name() == "recover")
         return runRecoverCommand();
+      if (sub->get_name() == "verify")
+        return runVerifyCommand();
     }
   } catch (const std::exception &e) {
     return reportError(std::string("internal error: ") + e.what(), kExitInternal);

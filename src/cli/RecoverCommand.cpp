@@ -86,11 +86,12 @@ int execute() {
   if (opts.format == "json") {
     Json j = envelope("recover", verdict, exitCode);
     j["file"] = opts.file;
-    j["module"] = Json{{"target", report.facts.target.empty() ? Json(nullptr) : Json(report.facts.target)},
-                       {"arch", report.arch.empty() ? Json(nullptr) : Json(report.arch)},
-                       {"num_warps", optInt(report.facts.numWarps)},
-                       {"threads_per_warp", optInt(report.facts.threadsPerWarp)},
-                       {"num_ctas", optInt(report.facts.numCtas)}};
+    j["module"] =
+        Json{{"target", report.facts.target.empty() ? Json(nullptr) : Json(report.facts.target)},
+             {"arch", report.arch.empty() ? Json(nullptr) : Json(report.arch)},
+             {"num_warps", optInt(report.facts.numWarps)},
+             {"threads_per_warp", optInt(report.facts.threadsPerWarp)},
+             {"num_ctas", optInt(report.facts.numCtas)}};
     j["gluon_api"] = gluon::gluonApiName(report.api);
     Json layouts = Json::array();
     for (auto &l : report.layouts) {
@@ -159,15 +160,14 @@ int execute() {
                             {"bytes", a.bytes},
                             {"live_from_line", a.firstLine},
                             {"live_to_line", a.lastLine}});
-    j["shared"] = Json{{"peak_bytes", sh.peakBytes},
-                       {"declared_bytes", sh.declaredBytes},
-                       {"compiler_bytes", optInt(sh.compilerBytes)},
-                       {"capacity_bytes", sh.capacity ? Json(sh.capacity->value) : Json(nullptr)},
-                       {"capacity_source", sh.capacity ? Json(sh.capacity->source)
-                                                       : Json(sh.capacityNote)},
-                       {"over_capacity", sh.capacity ? Json(sh.peakBytes > sh.capacity->value)
-                                                     : Json(nullptr)},
-                       {"allocations", allocs}};
+    j["shared"] = Json{
+        {"peak_bytes", sh.peakBytes},
+        {"declared_bytes", sh.declaredBytes},
+        {"compiler_bytes", optInt(sh.compilerBytes)},
+        {"capacity_bytes", sh.capacity ? Json(sh.capacity->value) : Json(nullptr)},
+        {"capacity_source", sh.capacity ? Json(sh.capacity->source) : Json(sh.capacityNote)},
+        {"over_capacity", sh.capacity ? Json(sh.peakBytes > sh.capacity->value) : Json(nullptr)},
+        {"allocations", allocs}};
     Json mismatches = Json::array();
     for (auto &m : report.warpMismatches)
       mismatches.push_back(Json{{"layout", m.layout},
@@ -190,8 +190,8 @@ int execute() {
                      gluon::gluonApiName(report.api));
   out += fmt::format("verdict:   {}\n\nlayouts ({}):\n", verdict, report.layouts.size());
   for (auto &l : report.layouts) {
-    out += fmt::format("  {:<22} {:<14} {:<20} {} sites\n", l.name, l.status, l.role,
-                       l.sites.size());
+    out +=
+        fmt::format("  {:<22} {:<14} {:<20} {} sites\n", l.name, l.status, l.role, l.sites.size());
     out += fmt::format("      {}\n", l.attr);
     if (l.gluon)
       out += fmt::format("      {}\n", *l.gluon);
@@ -213,8 +213,8 @@ int execute() {
   for (auto &f : report.loops)
     out += fmt::format("  line {:<5} {:<14} num_stages={} loads={} dots={} async={} buffers={} "
                        "iter_args={}  ({})\n",
-                       f.line, f.verdict, f.numStages ? std::to_string(*f.numStages) : "-",
-                       f.loads, f.dots, f.asyncCopies, f.buffers, f.iterArgs, f.why);
+                       f.line, f.verdict, f.numStages ? std::to_string(*f.numStages) : "-", f.loads,
+                       f.dots, f.asyncCopies, f.buffers, f.iterArgs, f.why);
   if (!report.loads.empty()) {
     std::map<std::string, int> buckets;
     for (auto &l : report.loads)
@@ -224,11 +224,12 @@ int execute() {
       out += fmt::format("  {:>3}  {}\n", n, k);
   }
   auto &sh = report.shared;
-  out += fmt::format("\nshared memory: peak {} B live ({} B declared{}); capacity {}\n",
-                     sh.peakBytes, sh.declaredBytes,
-                     sh.compilerBytes ? fmt::format(", compiler total {} B", *sh.compilerBytes) : "",
-                     sh.capacity ? fmt::format("{} B ({})", sh.capacity->value, sh.capacity->source)
-                                 : "unknown: " + sh.capacityNote);
+  out +=
+      fmt::format("\nshared memory: peak {} B live ({} B declared{}); capacity {}\n", sh.peakBytes,
+                  sh.declaredBytes,
+                  sh.compilerBytes ? fmt::format(", compiler total {} B", *sh.compilerBytes) : "",
+                  sh.capacity ? fmt::format("{} B ({})", sh.capacity->value, sh.capacity->source)
+                              : "unknown: " + sh.capacityNote);
   for (auto &a : sh.allocations)
     out += fmt::format("  {} B  {} line {}-{}  {}\n", a.bytes, a.name, a.firstLine, a.lastLine,
                        a.type);

@@ -25,8 +25,8 @@ struct UseSite {
 };
 
 struct RecoveredLayout {
-  std::string name;      // the alias, or a generated name for inline layouts
-  std::string attr;      // canonical text
+  std::string name; // the alias, or a generated name for inline layouts
+  std::string attr; // canonical text
   std::string kind;
   layout::EncodingPtr encoding;
   std::optional<std::string> gluon;
@@ -52,7 +52,7 @@ struct LoopFacts {
   ir::SourceLoc source;
   std::optional<int64_t> numStages;
   unsigned loads = 0, dots = 0, asyncCopies = 0, iterArgs = 0;
-  unsigned buffers = 0; // leading dim of multi-buffered memdescs indexed in the loop
+  unsigned buffers = 0;  // leading dim of multi-buffered memdescs indexed in the loop
   bool prefetch = false; // global loads carried to the next iteration
   std::string verdict;   // PIPELINED, NOT_PIPELINED, INCONCLUSIVE
   std::string why;
@@ -78,7 +78,7 @@ struct SharedAllocation {
 
 struct SharedSummary {
   int64_t peakBytes = 0;
-  int64_t declaredBytes = 0;          // sum of all allocations
+  int64_t declaredBytes = 0;            // sum of all allocations
   std::optional<int64_t> compilerBytes; // the module's `ttg.shared`
   std::optional<hw::Figure> capacity;
   std::string capacityNote; // why there is no capacity

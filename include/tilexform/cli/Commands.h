@@ -17,5 +17,7 @@ void addLayoutCommand(CLI::App &root);
 int runLayoutCommand();
 void addRecoverCommand(CLI::App &root);
 int runRecoverCommand();
+void addVerifyCommand(CLI::App &root);
+int runVerifyCommand();
 
 } // namespace tilexform::cli

@@ -1,0 +1,312 @@
+#include "tilexform/analysis/Verify.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace tilexform::analysis {
+
+namespace {
+
+std::string shapeText(const std::vector<int64_t> &s) { return fmt::format("{}", fmt::join(s, "x")); }
+
+bool isMma(const std::string &kind) {
+  return kind == "nvidia_mma" || kind == "amd_mfma" || kind == "amd_wmma";
+}
+
+// Layout uses of one module, grouped by (memory, shape, linear layout).
+std::map<std::string, LayoutUse> usesOf(const RecoverReport &r) {
+  std::map<std::string, LayoutUse> uses;
+  for (auto &l : r.layouts) {
+    for (auto &s : l.sites) {
+      std::vector<int64_t> llShape = s.shape;
+      if (l.encoding->isShared()) {
+        unsigned rank = l.encoding->rank();
+        if (rank && rank < llShape.size())
+          llShape.erase(llShape.begin(), llShape.end() - rank);
+      }
+      std::string normal;
+      try {
+        normal = layout::toLinearLayout(*l.encoding, llShape).toString();
+      } catch (const std::invalid_argument &) {
+        normal = "text:" + l.attr; // no linear layout (tensor memory): compare by text
+      }
+      std::string key = s.memory + "|" + shapeText(s.shape) + "|" + normal;
+      auto &u = uses[key];
+      if (u.key.empty()) {
+        u.key = key;
+        u.attr = l.attr;
+        u.gluon = l.gluon;
+        u.kind = l.kind;
+        u.status = l.status;
+        u.shape = s.shape;
+        u.memory = s.memory;
+      }
+      for (auto &role : l.roles)
+        if (std::find(u.roles.begin(), u.roles.end(), role) == u.roles.end())
+          u.roles.push_back(role);
+      u.sites.push_back(s);
+    }
+  }
+  return uses;
+}
+
+// Top-level `key = value` fields of an attribute body `#x.kind<{...}>`.
+std::vector<std::pair<std::string, std::string>> fields(const std::string &attr) {
+  std::vector<std::pair<std::string, std::string>> out;
+  auto open = attr.find("<{");
+  auto close = attr.rfind("}>");
+  if (open == std::string::npos || close == std::string::npos || close < open)
+    return out;
+  std::string body = attr.substr(open + 2, close - open - 2);
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= body.size(); ++i) {
+    char c = i < body.size() ? body[i] : ',';
+    if (c == '[' || c == '<' || c == '{' || c == '(')
+      ++depth;
+    else if (c == ']' || c == '>' || c == '}' || c == ')')
+      --depth;
+    else if (c == ',' && depth == 0) {
+      std::string part = body.substr(start, i - start);
+      auto eq = part.find(" = ");
+      if (eq != std::string::npos) {
+        auto k = part.substr(0, eq);
+        k.erase(0, k.find_first_not_of(' '));
+        out.emplace_back(k, part.substr(eq + 3));
+      }
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+std::string describeDifference(const LayoutUse &a, const LayoutUse &b) {
+  if (a.kind != b.kind)
+    return fmt::format("kind {} vs {}", a.kind, b.kind);
+  auto fa = fields(a.attr), fb = fields(b.attr);
+  std::vector<std::string> diffs;
+  for (auto &[k, v] : fa) {
+    auto it = std::find_if(fb.begin(), fb.end(), [&](auto &p) { return p.first == k; });
+    if (it == fb.end())
+      diffs.push_back(fmt::format("{} {} vs absent", k, v));
+    else if (it->second != v)
+      diffs.push_back(fmt::format("{} {} vs {}", k, v, it->second));
+  }
+  for (auto &[k, v] : fb)
+    if (std::none_of(fa.begin(), fa.end(), [&](auto &p) { return p.first == k; }))
+      diffs.push_back(fmt::format("{} absent vs {}", k, v));
+  if (a.shape != b.shape)
+    diffs.push_back(fmt::format("shape {} vs {}", shapeText(a.shape), shapeText(b.shape)));
+  if (diffs.empty())
+    return a.attr == b.attr ? "same layout at another shape" : "linear layouts differ";
+  return fmt::format("{}", fmt::join(diffs, ", "));
+}
+
+// The closest use on the other side: same memory, then same kind, same shape,
+// sharing a role, fewest differing fields.
+std::optional<Nearest> nearestIn(const LayoutUse &u, const std::map<std::string, LayoutUse> &other) {
+  const LayoutUse *best = nullptr;
+  int bestScore = -1;
+  for (auto &[k, o] : other) {
+    if (o.memory != u.memory)
+      continue;
+    int score = 0;
+    score += (o.kind == u.kind) * 8;
+    score += (o.shape == u.shape) * 4;
+    for (auto &r : u.roles)
+      if (std::find(o.roles.begin(), o.roles.end(), r) != o.roles.end()) {
+        score += 2;
+        break;
+      }
+    if (o.kind == u.kind) {
+      auto fa = fields(u.attr), fb = fields(o.attr);
+      int same = 0;
+      for (auto &p : fa)
+        same += std::find(fb.begin(), fb.end(), p) != fb.end();
+      score = score * 16 + same;
+    } else {
+      score *= 16;
+    }
+    if (score > bestScore) {
+      bestScore = score;
+      best = &o;
+    }
+  }
+  if (!best)
+    return std::nullopt;
+  return Nearest{best->attr, describeDifference(u, *best)};
+}
+
+std::string mmaSignature(const RecoverReport &r) {
+  std::set<std::string> sigs;
+  for (auto &l : r.layouts) {
+    if (!isMma(l.kind))
+      continue;
+    auto f = fields(l.attr);
+    std::string sig = l.kind;
+    for (auto &[k, v] : f)
+      if (k == "version" || k == "versionMajor" || k == "versionMinor" || k == "instrShape")
+        sig += " " + k + "=" + v;
+    sigs.insert(sig);
+  }
+  return fmt::format("{}", fmt::join(sigs, "; "));
+}
+
+bool sharesRole(const LayoutUse &a, const LayoutUse &b) {
+  for (auto &r : a.roles)
+    if (std::find(b.roles.begin(), b.roles.end(), r) != b.roles.end())
+      return true;
+  return a.roles.empty() && b.roles.empty();
+}
+
+} // namespace
+
+VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, gluon::GluonApi api,
+                    const std::string &arch) {
+  VerifyReport v;
+  v.plain = recover(plainMod, api, arch);
+  v.anchor = recover(anchorMod, api, arch);
+  const auto &pf = plainMod.facts, &af = anchorMod.facts;
+
+  std::vector<std::string> reasons;
+  if (pf.target != af.target)
+    reasons.push_back(fmt::format("target {} vs {}", pf.target, af.target));
+  if (pf.numWarps != af.numWarps)
+    reasons.push_back(fmt::format("num_warps {} vs {}", pf.numWarps.value_or(0), af.numWarps.value_or(0)));
+  if (pf.threadsPerWarp != af.threadsPerWarp)
+    reasons.push_back(fmt::format("threads_per_warp {} vs {}", pf.threadsPerWarp.value_or(0),
+                                  af.threadsPerWarp.value_or(0)));
+  std::string ps = mmaSignature(v.plain), as = mmaSignature(v.anchor);
+  if (ps != as)
+    reasons.push_back(fmt::format("MMA instruction signature [{}] vs [{}]", ps.empty() ? "none" : ps,
+                                  as.empty() ? "none" : as));
+  auto &sp = v.plain.shared, &sa = v.anchor.shared;
+  v.anchorCrossesCapacity = sa.capacity && sa.peakBytes > sa.capacity->value &&
+                            !(sp.capacity && sp.peakBytes > sp.capacity->value);
+  if (!reasons.empty()) {
+    v.verdict = "NOT_COMPARABLE";
+    v.notComparableReason = fmt::format("{}", fmt::join(reasons, "; "));
+    return v;
+  }
+
+  auto plainUses = usesOf(v.plain), anchorUses = usesOf(v.anchor);
+  std::vector<LayoutUse> missing, extra;
+  for (auto &[k, u] : plainUses)
+    if (!anchorUses.count(k))
+      missing.push_back(u);
+  for (auto &[k, u] : anchorUses)
+    if (!plainUses.count(k))
+      extra.push_back(u);
+
+  std::set<std::string> noBuiltin;
+  for (auto &u : v.plain.unsupportedOps)
+    noBuiltin.insert(u.name);
+  std::vector<bool> missingDone(missing.size()), extraDone(extra.size());
+
+  // 1. A layout Gluon cannot construct, replaced by the anchor at the same sites.
+  for (size_t i = 0; i < missing.size(); ++i) {
+    if (missing[i].status != "UNRECOVERABLE")
+      continue;
+    for (size_t j = 0; j < extra.size(); ++j) {
+      if (extraDone[j] || extra[j].memory != missing[i].memory || extra[j].shape != missing[i].shape ||
+          !sharesRole(missing[i], extra[j]))
+        continue;
+      std::string detail = fmt::format(
+          "plain's {} has no Gluon constructor; the anchor uses {} at the same {} sites", missing[i].attr,
+          extra[j].attr, missing[i].roles.empty() ? "" : missing[i].roles.front());
+      v.reconciled.push_back({"unconstructible_replaced", detail, "plain", missing[i]});
+      v.reconciled.push_back({"unconstructible_replaced", detail, "anchor", extra[j]});
+      missingDone[i] = extraDone[j] = true;
+      break;
+    }
+  }
+  // 2. Staging the pipeliner created: multi-buffered shared memory.
+  auto multiBuffered = [](const LayoutUse &u, const std::string &attr) {
+    (void)attr;
+    return u.memory == "shared" && u.shape.size() >= 3 && u.shape.front() >= 2;
+  };
+  for (size_t i = 0; i < missing.size(); ++i) {
+    if (missingDone[i] || !multiBuffered(missing[i], missing[i].attr))
+      continue;
+    std::vector<int64_t> tile(missing[i].shape.begin() + 1, missing[i].shape.end());
+    v.reconciled.push_back(
+        {"pipeliner_staging",
+         fmt::format("plain's pipeliner stages this operand in {} buffers of {} ({}); the anchor "
+                     "is not multi-buffered",
+                     missing[i].shape.front(), shapeText(tile), missing[i].attr),
+         "plain", missing[i]});
+    missingDone[i] = true;
+  }
+  for (size_t j = 0; j < extra.size(); ++j) {
+    if (extraDone[j] || extra[j].memory != "shared")
+      continue;
+    // The anchor's single buffer where plain multi-buffers the same layout.
+    bool plainMulti = std::any_of(plainUses.begin(), plainUses.end(), [&](auto &kv) {
+      auto &p = kv.second;
+      return p.attr == extra[j].attr && p.shape.size() >= 3 && p.shape.front() >= 2;
+    });
+    if (!plainMulti)
+      continue;
+    v.reconciled.push_back(
+        {"pipeliner_staging",
+         fmt::format("the anchor stages {} in a single {} buffer where plain's pipeliner "
+                     "multi-buffers it",
+                     extra[j].attr, shapeText(extra[j].shape)),
+         "anchor", extra[j]});
+    extraDone[j] = true;
+  }
+  // 3. A layout only an op without a Gluon builtin produces.
+  for (size_t i = 0; i < missing.size(); ++i) {
+    if (missingDone[i])
+      continue;
+    std::set<std::string> producers;
+    for (auto &s : missing[i].sites)
+      if (s.position.rfind("result", 0) == 0)
+        producers.insert(s.op);
+    if (producers.empty() || !std::all_of(producers.begin(), producers.end(),
+                                          [&](auto &p) { return noBuiltin.count(p) > 0; }))
+      continue;
+    v.reconciled.push_back(
+        {"op_without_builtin",
+         fmt::format("{} is produced only by {}, which Gluon has no builtin for", missing[i].attr,
+                     fmt::join(producers, ", ")),
+         "plain", missing[i]});
+    missingDone[i] = true;
+  }
+
+  for (size_t i = 0; i < missing.size(); ++i)
+    if (!missingDone[i])
+      v.missing.push_back({missing[i], nearestIn(missing[i], anchorUses)});
+  for (size_t j = 0; j < extra.size(); ++j)
+    if (!extraDone[j])
+      v.extra.push_back({extra[j], nearestIn(extra[j], plainUses)});
+
+  // Multiplicity of use sites per role and shape (informational).
+  std::map<std::pair<std::string, std::string>, Multiplicity> mult;
+  auto count = [&](const std::map<std::string, LayoutUse> &uses, bool isPlain) {
+    for (auto &[k, u] : uses) {
+      std::string role = u.roles.empty() ? "elementwise" : u.roles.front();
+      auto &m = mult[{role, shapeText(u.shape)}];
+      m.role = role;
+      m.shape = u.shape;
+      (isPlain ? m.plainSites : m.anchorSites) += u.sites.size();
+    }
+  };
+  count(plainUses, true);
+  count(anchorUses, false);
+  for (auto &[k, m] : mult)
+    v.multiplicity.push_back(m);
+
+  if (!v.missing.empty() || !v.extra.empty())
+    v.verdict = "FAIL";
+  else if (!v.reconciled.empty())
+    v.verdict = "RECONCILED";
+  else
+    v.verdict = "PASS";
+  return v;
+}
+
+} // namespace tilexform::analysis

@@ -1,0 +1,161 @@
+// `tilexform verify PLAIN.ttgir ANCHOR.ttgir`: does the Gluon anchor carry
+// exactly plain's layouts?
+#include "tilexform/analysis/Verify.h"
+#include "tilexform/cli/Commands.h"
+#include "tilexform/cli/Output.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+namespace tilexform::cli {
+
+namespace {
+
+struct VerifyOptions {
+  std::string plain, anchor, gluonApi = "3.6", format = "text", arch;
+  bool json = false;
+  size_t maxSites = 8;
+} opts;
+
+Json useJson(const analysis::LayoutUse &u) {
+  Json j;
+  j["attr"] = u.attr;
+  j["gluon"] = u.gluon ? Json(*u.gluon) : Json(nullptr);
+  j["kind"] = u.kind;
+  j["shapes"] = Json::array({u.shape});
+  j["memory"] = u.memory;
+  j["role"] = u.roles.empty() ? "elementwise" : u.roles.front();
+  j["roles"] = u.roles;
+  j["site_count"] = u.sites.size();
+  Json sites = Json::array();
+  for (size_t i = 0; i < u.sites.size() && (!opts.maxSites || i < opts.maxSites); ++i) {
+    auto &s = u.sites[i];
+    Json sj{{"op", s.op}, {"position", s.position}, {"line", s.line}};
+    if (!s.source.name.empty())
+      sj["name"] = s.source.name;
+    sites.push_back(sj);
+  }
+  j["sites"] = sites;
+  return j;
+}
+
+Json differenceJson(const analysis::LayoutDifference &d) {
+  Json j = useJson(d.use);
+  j["nearest"] = d.nearest ? Json{{"attr", d.nearest->attr}, {"differs", d.nearest->differs}}
+                           : Json(nullptr);
+  return j;
+}
+
+Json sharedJson(const analysis::SharedSummary &s) {
+  return Json{{"peak_bytes", s.peakBytes},
+              {"capacity_bytes", s.capacity ? Json(s.capacity->value) : Json(nullptr)},
+              {"over_capacity", s.capacity ? Json(s.peakBytes > s.capacity->value) : Json(nullptr)}};
+}
+
+int execute() {
+  if (opts.json)
+    opts.format = "json";
+  auto api = gluon::parseGluonApi(opts.gluonApi);
+  if (!api)
+    return reportError("--gluon-api: unknown Gluon API '" + opts.gluonApi + "'", kExitUsage);
+  auto plain = ir::loadModuleFile(opts.plain);
+  if (!plain)
+    return reportError(plain.takeError());
+  auto anchor = ir::loadModuleFile(opts.anchor);
+  if (!anchor)
+    return reportError(anchor.takeError());
+  auto v = analysis::verify(**plain, **anchor, *api, opts.arch);
+  int exitCode = v.verdict == "FAIL" ? 1 : v.verdict == "NOT_COMPARABLE" ? 3 : 0;
+
+  if (opts.format == "json") {
+    Json j = envelope("verify", v.verdict, exitCode);
+    j["plain"] = opts.plain;
+    j["anchor"] = opts.anchor;
+    j["not_comparable_reason"] =
+        v.notComparableReason.empty() ? Json(nullptr) : Json(v.notComparableReason);
+    Json missing = Json::array(), extra = Json::array(), reconciled = Json::array(),
+         mult = Json::array();
+    for (auto &d : v.missing)
+      missing.push_back(differenceJson(d));
+    for (auto &d : v.extra)
+      extra.push_back(differenceJson(d));
+    for (auto &r : v.reconciled) {
+      Json rj = useJson(r.use);
+      rj["cause"] = r.cause;
+      rj["side"] = r.side;
+      rj["detail"] = r.detail;
+      reconciled.push_back(rj);
+    }
+    for (auto &m : v.multiplicity)
+      mult.push_back(Json{{"role", m.role},
+                          {"shape", m.shape},
+                          {"plain_sites", m.plainSites},
+                          {"anchor_sites", m.anchorSites}});
+    j["missing"] = missing;
+    j["extra"] = extra;
+    j["reconciled"] = reconciled;
+    j["multiplicity"] = mult;
+    j["shared"] = Json{{"plain", sharedJson(v.plain.shared)},
+                       {"anchor", sharedJson(v.anchor.shared)},
+                       {"anchor_crosses_capacity", v.anchorCrossesCapacity}};
+    printJson(j);
+    return exitCode;
+  }
+
+  std::string out = fmt::format("plain:   {}\nanchor:  {}\nverdict: {}\n", opts.plain, opts.anchor,
+                                v.verdict);
+  if (!v.notComparableReason.empty())
+    out += fmt::format("not comparable: {}\n", v.notComparableReason);
+  auto describe = [&](const char *title, const std::vector<analysis::LayoutDifference> &list) {
+    if (list.empty())
+      return;
+    out += fmt::format("\n{}:\n", title);
+    for (auto &d : list) {
+      out += fmt::format("  {} at {} ({}, {} sites)\n", d.use.attr, fmt::join(d.use.shape, "x"),
+                         d.use.roles.empty() ? "elementwise" : d.use.roles.front(),
+                         d.use.sites.size());
+      if (d.use.gluon)
+        out += fmt::format("    {}\n", *d.use.gluon);
+      if (!d.use.sites.empty())
+        out += fmt::format("    first site: {} {} at line {}\n", d.use.sites[0].op,
+                           d.use.sites[0].position, d.use.sites[0].line);
+      if (d.nearest)
+        out += fmt::format("    nearest: {}\n    differs: {}\n", d.nearest->attr, d.nearest->differs);
+    }
+  };
+  describe("missing in the anchor (plain has them)", v.missing);
+  describe("extra in the anchor (plain does not have them)", v.extra);
+  if (!v.reconciled.empty()) {
+    out += "\nreconciled:\n";
+    for (auto &r : v.reconciled)
+      out += fmt::format("  [{}] {}\n", r.cause, r.detail);
+  }
+  out += fmt::format("\nshared memory: plain peak {} B, anchor peak {} B{}\n", v.plain.shared.peakBytes,
+                     v.anchor.shared.peakBytes,
+                     v.anchorCrossesCapacity ? " — the anchor crosses the arch capacity plain did not"
+                                             : "");
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return exitCode;
+}
+
+} // namespace
+
+void addVerifyCommand(CLI::App &root) {
+  auto *cmd = root.add_subcommand(
+      "verify", "Layout equivalence of a Gluon anchor's dump against the plain Triton dump");
+  cmd->add_option("plain", opts.plain, "The plain Triton .ttgir")->required();
+  cmd->add_option("anchor", opts.anchor, "The Gluon anchor's .ttgir")->required();
+  cmd->add_option("--gluon-api", opts.gluonApi, "Gluon API for the constructors")
+      ->capture_default_str();
+  cmd->add_option("--arch", opts.arch, "Override the target arch");
+  cmd->add_option("--max-sites", opts.maxSites, "List at most N sites per entry (0: all)")
+      ->capture_default_str();
+  cmd->add_option("--format", opts.format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  cmd->add_flag("--json", opts.json, "Same as --format json");
+}
+
+int runVerifyCommand() { return execute(); }
+
+} // namespace tilexform::cli
