@@ -404,12 +404,13 @@ private:
       if (isAsyncCopy(n) && !op->operands.empty() && !isMemdesc(op->operands[0]->type))
         note(op->operands[0], "global_load");
       if (isGlobalStore(n)) {
-        for (auto *o : op->operands)
-          if (!mlir::isa_and_nonnull<ir::TritonType>(
-                  mlir::dyn_cast_or_null<mlir::RankedTensorType>(o->type)
-                      ? mlir::cast<mlir::RankedTensorType>(o->type).getElementType()
-                      : mlir::Type()))
+        // The stored values (and masks): every register tensor that is not
+        // a tensor of pointers.
+        for (auto *o : op->operands) {
+          auto t = mlir::dyn_cast_or_null<mlir::RankedTensorType>(o->type);
+          if (t && !mlir::isa<ir::TritonType>(t.getElementType()))
             note(o, "global_store");
+        }
       }
       if (n == "tt.reduce" || n == "tt.scan") {
         for (auto *o : op->operands)
