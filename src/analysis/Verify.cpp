@@ -10,7 +10,9 @@ namespace tilexform::analysis {
 
 namespace {
 
-std::string shapeText(const std::vector<int64_t> &s) { return fmt::format("{}", fmt::join(s, "x")); }
+std::string shapeText(const std::vector<int64_t> &s) {
+  return fmt::format("{}", fmt::join(s, "x"));
+}
 
 bool isMma(const std::string &kind) {
   return kind == "nvidia_mma" || kind == "amd_mfma" || kind == "amd_wmma";
@@ -107,7 +109,8 @@ std::string describeDifference(const LayoutUse &a, const LayoutUse &b) {
 
 // The closest use on the other side: same memory, then same kind, same shape,
 // sharing a role, fewest differing fields.
-std::optional<Nearest> nearestIn(const LayoutUse &u, const std::map<std::string, LayoutUse> &other) {
+std::optional<Nearest> nearestIn(const LayoutUse &u,
+                                 const std::map<std::string, LayoutUse> &other) {
   const LayoutUse *best = nullptr;
   int bestScore = -1;
   for (auto &[k, o] : other) {
@@ -175,14 +178,15 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
   if (pf.target != af.target)
     reasons.push_back(fmt::format("target {} vs {}", pf.target, af.target));
   if (pf.numWarps != af.numWarps)
-    reasons.push_back(fmt::format("num_warps {} vs {}", pf.numWarps.value_or(0), af.numWarps.value_or(0)));
+    reasons.push_back(
+        fmt::format("num_warps {} vs {}", pf.numWarps.value_or(0), af.numWarps.value_or(0)));
   if (pf.threadsPerWarp != af.threadsPerWarp)
     reasons.push_back(fmt::format("threads_per_warp {} vs {}", pf.threadsPerWarp.value_or(0),
                                   af.threadsPerWarp.value_or(0)));
   std::string ps = mmaSignature(v.plain), as = mmaSignature(v.anchor);
   if (ps != as)
-    reasons.push_back(fmt::format("MMA instruction signature [{}] vs [{}]", ps.empty() ? "none" : ps,
-                                  as.empty() ? "none" : as));
+    reasons.push_back(fmt::format("MMA instruction signature [{}] vs [{}]",
+                                  ps.empty() ? "none" : ps, as.empty() ? "none" : as));
   auto &sp = v.plain.shared, &sa = v.anchor.shared;
   v.anchorCrossesCapacity = sa.capacity && sa.peakBytes > sa.capacity->value &&
                             !(sp.capacity && sp.peakBytes > sp.capacity->value);
@@ -211,12 +215,12 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
     if (missing[i].status != "UNRECOVERABLE")
       continue;
     for (size_t j = 0; j < extra.size(); ++j) {
-      if (extraDone[j] || extra[j].memory != missing[i].memory || extra[j].shape != missing[i].shape ||
-          !sharesRole(missing[i], extra[j]))
+      if (extraDone[j] || extra[j].memory != missing[i].memory ||
+          extra[j].shape != missing[i].shape || !sharesRole(missing[i], extra[j]))
         continue;
       std::string detail = fmt::format(
-          "plain's {} has no Gluon constructor; the anchor uses {} at the same {} sites", missing[i].attr,
-          extra[j].attr, missing[i].roles.empty() ? "" : missing[i].roles.front());
+          "plain's {} has no Gluon constructor; the anchor uses {} at the same {} sites",
+          missing[i].attr, extra[j].attr, missing[i].roles.empty() ? "" : missing[i].roles.front());
       v.reconciled.push_back({"unconstructible_replaced", detail, "plain", missing[i]});
       v.reconciled.push_back({"unconstructible_replaced", detail, "anchor", extra[j]});
       missingDone[i] = extraDone[j] = true;
@@ -269,11 +273,10 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
     if (producers.empty() || !std::all_of(producers.begin(), producers.end(),
                                           [&](auto &p) { return noBuiltin.count(p) > 0; }))
       continue;
-    v.reconciled.push_back(
-        {"op_without_builtin",
-         fmt::format("{} is produced only by {}, which Gluon has no builtin for", missing[i].attr,
-                     fmt::join(producers, ", ")),
-         "plain", missing[i]});
+    v.reconciled.push_back({"op_without_builtin",
+                            fmt::format("{} is produced only by {}, which Gluon has no builtin for",
+                                        missing[i].attr, fmt::join(producers, ", ")),
+                            "plain", missing[i]});
     missingDone[i] = true;
   }
 

@@ -41,15 +41,16 @@ Json useJson(const analysis::LayoutUse &u) {
 
 Json differenceJson(const analysis::LayoutDifference &d) {
   Json j = useJson(d.use);
-  j["nearest"] = d.nearest ? Json{{"attr", d.nearest->attr}, {"differs", d.nearest->differs}}
-                           : Json(nullptr);
+  j["nearest"] =
+      d.nearest ? Json{{"attr", d.nearest->attr}, {"differs", d.nearest->differs}} : Json(nullptr);
   return j;
 }
 
 Json sharedJson(const analysis::SharedSummary &s) {
-  return Json{{"peak_bytes", s.peakBytes},
-              {"capacity_bytes", s.capacity ? Json(s.capacity->value) : Json(nullptr)},
-              {"over_capacity", s.capacity ? Json(s.peakBytes > s.capacity->value) : Json(nullptr)}};
+  return Json{
+      {"peak_bytes", s.peakBytes},
+      {"capacity_bytes", s.capacity ? Json(s.capacity->value) : Json(nullptr)},
+      {"over_capacity", s.capacity ? Json(s.peakBytes > s.capacity->value) : Json(nullptr)}};
 }
 
 int execute() {
@@ -102,8 +103,8 @@ int execute() {
     return exitCode;
   }
 
-  std::string out = fmt::format("plain:   {}\nanchor:  {}\nverdict: {}\n", opts.plain, opts.anchor,
-                                v.verdict);
+  std::string out =
+      fmt::format("plain:   {}\nanchor:  {}\nverdict: {}\n", opts.plain, opts.anchor, v.verdict);
   if (!v.notComparableReason.empty())
     out += fmt::format("not comparable: {}\n", v.notComparableReason);
   auto describe = [&](const char *title, const std::vector<analysis::LayoutDifference> &list) {
@@ -120,7 +121,8 @@ int execute() {
         out += fmt::format("    first site: {} {} at line {}\n", d.use.sites[0].op,
                            d.use.sites[0].position, d.use.sites[0].line);
       if (d.nearest)
-        out += fmt::format("    nearest: {}\n    differs: {}\n", d.nearest->attr, d.nearest->differs);
+        out +=
+            fmt::format("    nearest: {}\n    differs: {}\n", d.nearest->attr, d.nearest->differs);
     }
   };
   describe("missing in the anchor (plain has them)", v.missing);
@@ -130,10 +132,10 @@ int execute() {
     for (auto &r : v.reconciled)
       out += fmt::format("  [{}] {}\n", r.cause, r.detail);
   }
-  out += fmt::format("\nshared memory: plain peak {} B, anchor peak {} B{}\n", v.plain.shared.peakBytes,
-                     v.anchor.shared.peakBytes,
-                     v.anchorCrossesCapacity ? " — the anchor crosses the arch capacity plain did not"
-                                             : "");
+  out += fmt::format(
+      "\nshared memory: plain peak {} B, anchor peak {} B{}\n", v.plain.shared.peakBytes,
+      v.anchor.shared.peakBytes,
+      v.anchorCrossesCapacity ? " — the anchor crosses the arch capacity plain did not" : "");
   std::fwrite(out.data(), 1, out.size(), stdout);
   return exitCode;
 }
