@@ -1,4 +1,5 @@
 #include "tilexform/analysis/Verify.h"
+#include "tilexform/support/Text.h"
 
 #include <fmt/format.h>
 
@@ -9,10 +10,6 @@
 namespace tilexform::analysis {
 
 namespace {
-
-std::string shapeText(const std::vector<int64_t> &s) {
-  return fmt::format("{}", fmt::join(s, "x"));
-}
 
 bool isMma(const std::string &kind) {
   return kind == "nvidia_mma" || kind == "amd_mfma" || kind == "amd_wmma";

@@ -208,10 +208,7 @@ void addInspectCommand(CLI::App &root) {
   cmd->add_option("file", opts.file, "The dump to read")->required();
   cmd->add_option("--gluon-api", opts.gluonApi, "Gluon API for the constructors")
       ->capture_default_str();
-  cmd->add_option("--format", opts.format, "Output format")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
-  cmd->add_flag("--json", opts.json, "Same as --format json");
+  addFormatOptions(cmd, opts.format, opts.json);
 }
 
 int runInspectCommand() { return execute(); }

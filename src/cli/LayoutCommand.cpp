@@ -275,10 +275,7 @@ void addLayoutCommand(CLI::App &root) {
                    "Gluon API to emit: 3.6 (cga_layout) or 3.5 (ctas_per_cga)")
       ->capture_default_str();
   layoutCmd->add_flag("--table", opts.table, "Print the per-element owner table");
-  layoutCmd->add_option("--format", opts.format, "Output format")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
-  layoutCmd->add_flag("--json", opts.json, "Same as --format json");
+  addFormatOptions(layoutCmd, opts.format, opts.json);
 }
 
 int runLayoutCommand() { return execute(); }

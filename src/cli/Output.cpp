@@ -3,6 +3,8 @@
 #include "tilexform/Version.h"
 #include "tilexform/ir/Module.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
 #include <iostream>
 
@@ -56,6 +58,13 @@ int reportError(const std::string &message, int exitCode) {
       c = ' ';
   std::fprintf(stderr, "tilexform: %s\n", line.c_str());
   return exitCode;
+}
+
+void addFormatOptions(CLI::App *cmd, std::string &format, bool &json) {
+  cmd->add_option("--format", format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  cmd->add_flag("--json", json, "Same as --format json");
 }
 
 Json basesJson(const std::vector<std::vector<int32_t>> &bases) {

@@ -254,10 +254,7 @@ void addRecoverCommand(CLI::App &root) {
                 "Exit 0 even when some layout has no Gluon constructor");
   cmd->add_option("--arch", opts.arch, "Override the target arch (gfx942, sm_90, ...)");
   cmd->add_option("--max-sites", opts.maxSites, "List at most N use sites per layout (0: all)");
-  cmd->add_option("--format", opts.format, "Output format")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
-  cmd->add_flag("--json", opts.json, "Same as --format json");
+  addFormatOptions(cmd, opts.format, opts.json);
 }
 
 int runRecoverCommand() { return execute(); }

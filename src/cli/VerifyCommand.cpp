@@ -152,10 +152,7 @@ void addVerifyCommand(CLI::App &root) {
   cmd->add_option("--arch", opts.arch, "Override the target arch");
   cmd->add_option("--max-sites", opts.maxSites, "List at most N sites per entry (0: all)")
       ->capture_default_str();
-  cmd->add_option("--format", opts.format, "Output format")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
-  cmd->add_flag("--json", opts.json, "Same as --format json");
+  addFormatOptions(cmd, opts.format, opts.json);
 }
 
 int runVerifyCommand() { return execute(); }

@@ -1,4 +1,5 @@
 #include "tilexform/gluon/Gluon.h"
+#include "tilexform/support/Text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -22,18 +23,6 @@ std::string gluonApiName(GluonApi api) { return api == GluonApi::V3_6 ? "3.6" : 
 
 namespace {
 
-template <class... Ts> struct Overloaded : Ts... { using Ts::operator()...; };
-template <class... Ts> Overloaded(Ts...) -> Overloaded<Ts...>;
-
-std::string list(const std::vector<unsigned> &v) { return fmt::format("[{}]", fmt::join(v, ", ")); }
-
-std::string basesText(const Bases &bases) {
-  std::vector<std::string> parts;
-  for (auto &b : bases)
-    parts.push_back(fmt::format("[{}]", fmt::join(b, ", ")));
-  return fmt::format("[{}]", fmt::join(parts, ", "));
-}
-
 const char *pyBool(bool b) { return b ? "True" : "False"; }
 
 // ---- emission ---------------------------------------------------------------
@@ -49,8 +38,8 @@ struct Emitter {
     if (api == GluonApi::V3_6)
       return ", cga_layout=" + basesText(c.bases);
     auto p = cgaToSplitParams(c, rank);
-    return fmt::format(", ctas_per_cga={}, cta_split_num={}, cta_order={}", list(p.ctasPerCGA),
-                       list(p.ctaSplitNum), list(p.ctaOrder));
+    return fmt::format(", ctas_per_cga={}, cta_split_num={}, cta_order={}", listText(p.ctasPerCGA),
+                       listText(p.ctaSplitNum), listText(p.ctaOrder));
   }
 
   // `#ttng.tensor_memory_encoding<blockM = M, blockN = N, colStride = C, ...>`
@@ -85,8 +74,9 @@ struct Emitter {
               return fmt::format("gl.BlockedLayout(size_per_thread={}, "
                                  "threads_per_warp={}, warps_per_cta={}, "
                                  "order={}{})",
-                                 list(e.sizePerThread), list(e.threadsPerWarp), list(e.warpsPerCTA),
-                                 list(e.order), cga(e.cga, unsigned(e.order.size())));
+                                 listText(e.sizePerThread), listText(e.threadsPerWarp),
+                                 listText(e.warpsPerCTA), listText(e.order),
+                                 cga(e.cga, unsigned(e.order.size())));
             },
             [&](const SliceEncoding &e) -> std::optional<std::string> {
               auto p = emit(*e.parent);
@@ -104,31 +94,32 @@ struct Emitter {
             [&](const NvidiaMmaEncoding &e) -> std::optional<std::string> {
               return fmt::format("gl.NVMMADistributedLayout(version=[{}, {}], "
                                  "warps_per_cta={}, instr_shape={}{})",
-                                 e.versionMajor, e.versionMinor, list(e.warpsPerCTA),
-                                 list(e.instrShape), cga(e.cga, unsigned(e.warpsPerCTA.size())));
+                                 e.versionMajor, e.versionMinor, listText(e.warpsPerCTA),
+                                 listText(e.instrShape),
+                                 cga(e.cga, unsigned(e.warpsPerCTA.size())));
             },
             [&](const AmdMfmaEncoding &e) -> std::optional<std::string> {
               std::string s = fmt::format("gl.amd.AMDMFMALayout(version={}, instr_shape={}, "
                                           "transposed={}, warps_per_cta={}",
-                                          e.version, list(e.instrShape), pyBool(e.isTransposed),
-                                          list(e.warpsPerCTA));
+                                          e.version, listText(e.instrShape), pyBool(e.isTransposed),
+                                          listText(e.warpsPerCTA));
               if (e.elementBitWidth != 32)
                 s += fmt::format(", element_bitwidth={}", e.elementBitWidth);
               if (std::any_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
                               [](unsigned t) { return t != 1; }))
-                s += ", tiles_per_warp=" + list(e.tilesPerWarp);
+                s += ", tiles_per_warp=" + listText(e.tilesPerWarp);
               return s + cga(e.cga, unsigned(e.warpsPerCTA.size())) + ")";
             },
             [&](const AmdWmmaEncoding &e) -> std::optional<std::string> {
               std::vector<unsigned> instr =
                   e.instrShape.empty() ? std::vector<unsigned>{16, 16, 16} : e.instrShape;
-              std::string s =
-                  fmt::format("gl.amd.AMDWMMALayout(version={}, transposed={}, "
-                              "warps_per_cta={}, instr_shape={}",
-                              e.version, pyBool(e.isTranspose), list(e.warpsPerCTA), list(instr));
+              std::string s = fmt::format("gl.amd.AMDWMMALayout(version={}, transposed={}, "
+                                          "warps_per_cta={}, instr_shape={}",
+                                          e.version, pyBool(e.isTranspose), listText(e.warpsPerCTA),
+                                          listText(instr));
               if (std::any_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
                               [](unsigned t) { return t != 1; }))
-                s += ", tiles_per_warp=" + list(e.tilesPerWarp);
+                s += ", tiles_per_warp=" + listText(e.tilesPerWarp);
               return s + cga(e.cga, unsigned(e.warpsPerCTA.size())) + ")";
             },
             [&](const LinearEncoding &e) -> std::optional<std::string> {
@@ -145,7 +136,7 @@ struct Emitter {
                                  "warp_bases={}, block_bases={}, shape={})",
                                  basesText(e.ll.basesOf("register")),
                                  basesText(e.ll.basesOf("lane")), basesText(e.ll.basesOf("warp")),
-                                 basesText(e.ll.basesOf("block")), list(shape));
+                                 basesText(e.ll.basesOf("block")), listText(shape));
             },
             [&](const SwizzledSharedEncoding &e) -> std::optional<std::string> {
               if (e.rotating) {
@@ -155,7 +146,7 @@ struct Emitter {
               }
               return fmt::format("gl.SwizzledSharedLayout(vec={}, per_phase={}, "
                                  "max_phase={}, order={}{})",
-                                 e.vec, e.perPhase, e.maxPhase, list(e.order),
+                                 e.vec, e.perPhase, e.maxPhase, listText(e.order),
                                  cga(e.cga, unsigned(e.order.size())));
             },
             [&](const NVMMASharedEncoding &e) -> std::optional<std::string> {
@@ -190,7 +181,7 @@ struct Emitter {
               return fmt::format("gl.PaddedSharedLayout(interval_padding_pairs=[{}], "
                                  "offset_bases={}, block_bases={}, shape={})",
                                  fmt::join(pairs, ", "), basesText(e.linear.basesOf("offset")),
-                                 basesText(e.linear.basesOf("block")), list(shape));
+                                 basesText(e.linear.basesOf("block")), listText(shape));
             },
             [&](const LegacySharedEncoding &) -> std::optional<std::string> {
               reason = "legacy #ttg.shared needs the memdesc element type to "

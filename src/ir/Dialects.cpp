@@ -290,6 +290,25 @@ unsigned legacyMfmaK(unsigned version, unsigned m) {
   return 4;
 }
 
+// The `offset`/`block` bases of shared_linear and the long padded_shared
+// form; any other key is an error.
+bool offsetBlockBases(DialectAsmParser &p, DictionaryAttr dict, Bases &off, Bases &blk, bool &ok) {
+  for (auto nv : dict) {
+    StringRef k = nv.getName().strref();
+    if (k == "offset")
+      off = basesList(p, nv.getValue(), k, ok);
+    else if (k == "block")
+      blk = basesList(p, nv.getValue(), k, ok);
+    else {
+      p.emitError(p.getNameLoc(), "unexpected key: ") << k;
+      return false;
+    }
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
 Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
   MLIRContext *ctx = p.getContext();
   bool ok = true;
@@ -318,17 +337,8 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       return {};
     if (dict.get("offset") || dict.get("block")) {
       Bases off, blk;
-      for (auto nv : dict) {
-        StringRef k = nv.getName().strref();
-        if (k == "offset")
-          off = basesList(p, nv.getValue(), k, ok);
-        else if (k == "block")
-          blk = basesList(p, nv.getValue(), k, ok);
-        else {
-          p.emitError(p.getNameLoc(), "unexpected key: ") << k;
-          return {};
-        }
-      }
+      if (!offsetBlockBases(p, dict, off, blk, ok))
+        return {};
       unsigned rank = rankOfBases({&off, &blk});
       if (!ok || rank == 0 || !checkBasesRank(p, {&off, &blk}, rank)) {
         if (ok)
@@ -783,19 +793,8 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
   }
   if (mnemonic == "shared_linear") {
     Bases off, blk;
-    for (auto nv : dict) {
-      StringRef k = nv.getName().strref();
-      if (k == "offset")
-        off = basesList(p, nv.getValue(), k, ok);
-      else if (k == "block")
-        blk = basesList(p, nv.getValue(), k, ok);
-      else {
-        p.emitError(p.getNameLoc(), "unexpected key: ") << k;
-        return {};
-      }
-      if (!ok)
-        return {};
-    }
+    if (!offsetBlockBases(p, dict, off, blk, ok))
+      return {};
     unsigned rank = rankOfBases({&off, &blk});
     if (rank == 0 || !checkBasesRank(p, {&off, &blk}, rank)) {
       if (rank == 0)

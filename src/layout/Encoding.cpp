@@ -1,4 +1,5 @@
 #include "tilexform/layout/Encoding.h"
+#include "tilexform/support/Text.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -15,9 +16,6 @@ bool DotOperandEncoding::operator==(const DotOperandEncoding &o) const {
 }
 
 namespace {
-
-template <class... Ts> struct Overloaded : Ts... { using Ts::operator()...; };
-template <class... Ts> Overloaded(Ts...) -> Overloaded<Ts...>;
 
 [[noreturn]] void fail(const std::string &msg) { throw std::invalid_argument(msg); }
 
@@ -83,15 +81,6 @@ std::vector<int64_t> shapePerCTA(const CGALayout &cga, const std::vector<int64_t
 
 // ---- printing ---------------------------------------------------------------
 
-std::string list(const std::vector<unsigned> &v) { return fmt::format("[{}]", fmt::join(v, ", ")); }
-
-std::string basesText(const Bases &bases) {
-  std::vector<std::string> parts;
-  for (auto &b : bases)
-    parts.push_back(fmt::format("[{}]", fmt::join(b, ", ")));
-  return fmt::format("[{}]", fmt::join(parts, ", "));
-}
-
 std::string cgaSuffix(const CGALayout &cga) {
   if (cga.bases.empty())
     return "";
@@ -119,8 +108,8 @@ struct Printer {
             [&](const BlockedEncoding &e) {
               return fmt::format("#ttg.blocked<{{sizePerThread = {}, threadsPerWarp = {}, "
                                  "warpsPerCTA = {}, order = {}{}}}>",
-                                 list(e.sizePerThread), list(e.threadsPerWarp), list(e.warpsPerCTA),
-                                 list(e.order), cgaSuffix(e.cga));
+                                 listText(e.sizePerThread), listText(e.threadsPerWarp),
+                                 listText(e.warpsPerCTA), listText(e.order), cgaSuffix(e.cga));
             },
             [&](const SliceEncoding &e) {
               return fmt::format("#ttg.slice<{{dim = {}, parent = {}}}>", e.dim, nested(e.parent));
@@ -133,18 +122,18 @@ struct Printer {
             [&](const NvidiaMmaEncoding &e) {
               return fmt::format("#ttg.nvidia_mma<{{versionMajor = {}, versionMinor = {}, "
                                  "warpsPerCTA = {}{}, instrShape = {}}}>",
-                                 e.versionMajor, e.versionMinor, list(e.warpsPerCTA),
-                                 cgaSuffix(e.cga), list(e.instrShape));
+                                 e.versionMajor, e.versionMinor, listText(e.warpsPerCTA),
+                                 cgaSuffix(e.cga), listText(e.instrShape));
             },
             [&](const AmdMfmaEncoding &e) {
               std::string s =
                   fmt::format("#ttg.amd_mfma<{{version = {}, warpsPerCTA = {}, instrShape "
                               "= {}, isTransposed = {}{}",
-                              e.version, list(e.warpsPerCTA), list(e.instrShape),
+                              e.version, listText(e.warpsPerCTA), listText(e.instrShape),
                               e.isTransposed ? "true" : "false", cgaSuffix(e.cga));
               if (std::any_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
                               [](unsigned t) { return t != 1; }))
-                s += ", tilesPerWarp = " + list(e.tilesPerWarp);
+                s += ", tilesPerWarp = " + listText(e.tilesPerWarp);
               if (e.elementBitWidth != 32)
                 s += fmt::format(", elementBitWidth = {}", e.elementBitWidth);
               return s + "}>";
@@ -153,12 +142,12 @@ struct Printer {
               std::string s = fmt::format("#ttg.amd_wmma<{{version = {}, isTranspose = {}, "
                                           "warpsPerCTA = {}{}",
                                           e.version, e.isTranspose ? "true" : "false",
-                                          list(e.warpsPerCTA), cgaSuffix(e.cga));
+                                          listText(e.warpsPerCTA), cgaSuffix(e.cga));
               if (std::any_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
                               [](unsigned t) { return t != 1; }))
-                s += ", tilesPerWarp = " + list(e.tilesPerWarp);
+                s += ", tilesPerWarp = " + listText(e.tilesPerWarp);
               if (!e.instrShape.empty() && e.instrShape != std::vector<unsigned>{16, 16, 16})
-                s += ", instrShape = " + list(e.instrShape);
+                s += ", instrShape = " + listText(e.instrShape);
               return s + "}>";
             },
             [&](const LinearEncoding &e) {
@@ -172,7 +161,7 @@ struct Printer {
               return fmt::format("#ttg.{}<{{vec = {}, perPhase = {}, maxPhase = {}, order = "
                                  "{}{}}}>",
                                  e.rotating ? "amd_rotating_shared" : "swizzled_shared", e.vec,
-                                 e.perPhase, e.maxPhase, list(e.order), cgaSuffix(e.cga));
+                                 e.perPhase, e.maxPhase, listText(e.order), cgaSuffix(e.cga));
             },
             [&](const NVMMASharedEncoding &e) {
               std::string s = fmt::format(
@@ -244,7 +233,8 @@ struct Printer {
                   std::vector<unsigned> ushape;
                   for (auto &[n, sz] : e.linear.outDims())
                     ushape.push_back(unsigned(sz));
-                  return s + fmt::format("{{order = {}, shape = {}}}>", list(order), list(ushape));
+                  return s + fmt::format("{{order = {}, shape = {}}}>", listText(order),
+                                         listText(ushape));
                 }
               }
               return s + fmt::format("{{offset = {}, block = {}}}>", basesText(off),
@@ -254,7 +244,7 @@ struct Printer {
               std::vector<unsigned> ord = e.order;
               return fmt::format("#ttg.shared<{{vec = {}, perPhase = {}, maxPhase = {}, order "
                                  "= {}{}, hasLeadingOffset = {}}}>",
-                                 e.vec, e.perPhase, e.maxPhase, list(ord), cgaSuffix(e.cga),
+                                 e.vec, e.perPhase, e.maxPhase, listText(ord), cgaSuffix(e.cga),
                                  e.hasLeadingOffset ? "true" : "false");
             },
             [&](const OpaqueEncoding &e) { return e.text; }},

@@ -7,6 +7,10 @@
 #include <llvm/Support/Error.h>
 #include <string>
 
+namespace CLI {
+class App;
+}
+
 namespace tilexform::cli {
 
 using Json = nlohmann::ordered_json;
@@ -30,6 +34,9 @@ void printJson(const Json &doc);
 /// One line on stderr: `file:line:col: error: message` (or `error: message`).
 int reportError(llvm::Error err, int exitCode = kExitInput);
 int reportError(const std::string &message, int exitCode);
+
+/// `--format text|json` and `--json` on a command.
+void addFormatOptions(CLI::App *cmd, std::string &format, bool &json);
 
 /// Bases as JSON lists of lists.
 Json basesJson(const std::vector<std::vector<int32_t>> &bases);

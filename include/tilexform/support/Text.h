@@ -1,0 +1,37 @@
+// Small text helpers shared by the printers (attribute text, Gluon
+// expressions, reports), so every list prints one way.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tilexform {
+
+/// std::visit over several lambdas.
+template <class... Ts> struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts> Overloaded(Ts...) -> Overloaded<Ts...>;
+
+/// `[1, 8]`
+template <typename T> std::string listText(const std::vector<T> &v) {
+  return fmt::format("[{}]", fmt::join(v, ", "));
+}
+
+/// `[[0, 1], [2, 0]]`
+inline std::string basesText(const std::vector<std::vector<int32_t>> &bases) {
+  std::vector<std::string> parts;
+  for (auto &b : bases)
+    parts.push_back(listText(b));
+  return listText(parts);
+}
+
+/// `128x64`
+inline std::string shapeText(const std::vector<int64_t> &shape) {
+  return fmt::format("{}", fmt::join(shape, "x"));
+}
+
+} // namespace tilexform
