@@ -608,7 +608,8 @@ private:
       s.op = op->name;
       s.line = op->pos.line;
       unsigned n = unsigned(op->operands.size());
-      if (op->text.find("stride = %") != std::string::npos && n > 0)
+      s.stride = op->text.find("stride = %") != std::string::npos && n > 0;
+      if (s.stride)
         --n; // the stride operand is not a mask
       s.operands = n;
       s.bucket = n <= base ? "bare" : n == base + 1 ? "mask-only" : "mask+other";

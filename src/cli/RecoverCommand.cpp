@@ -149,6 +149,7 @@ int execute() {
                            {"bucket", l.bucket},
                            {"operands", l.operands},
                            {"contiguity", optInt(l.contiguity)},
+                           {"stride", l.stride},
                            {"in_loop", l.inLoop}});
     j["loads"] = loads;
     auto &sh = report.shared;

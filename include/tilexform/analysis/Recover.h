@@ -64,6 +64,7 @@ struct LoadSite {
   std::string bucket; // bare, mask-only, mask+other
   unsigned operands = 0;
   std::optional<int64_t> contiguity;
+  bool stride = false; // amdg.buffer_load's `stride = %s` operand
   bool inLoop = false;
 };
 

@@ -11,9 +11,7 @@
 namespace tilexform {
 
 /// std::visit over several lambdas.
-template <class... Ts> struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
+template <class... Ts> struct Overloaded : Ts... { using Ts::operator()...; };
 template <class... Ts> Overloaded(Ts...) -> Overloaded<Ts...>;
 
 /// `[1, 8]`
