@@ -1,0 +1,28 @@
+// libFuzzer entry point: any bytes given to the dump reader, the layout
+// attribute parser and the Gluon expression parser must give a result or an
+// error, never a crash or a hang.
+#include "tilexform/analysis/Recover.h"
+#include "tilexform/gluon/Gluon.h"
+#include "tilexform/ir/Module.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  std::string text(reinterpret_cast<const char *>(data), size);
+  if (auto m = tilexform::ir::loadModuleText(text, "fuzz.ttgir")) {
+    // A dump that loads must also survive the analyses.
+    (void)tilexform::analysis::recover(**m, tilexform::gluon::GluonApi::V3_6);
+  } else {
+    llvm::consumeError(m.takeError());
+  }
+  if (size < 4096) {
+    auto ctx = tilexform::ir::makeContext();
+    if (auto a = tilexform::ir::parseAttributeText(ctx.get(), text); !a)
+      llvm::consumeError(a.takeError());
+    if (auto g = tilexform::gluon::parseGluon(text); !g)
+      llvm::consumeError(g.takeError());
+  }
+  return 0;
+}
