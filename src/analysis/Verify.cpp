@@ -29,7 +29,7 @@ std::map<std::string, LayoutUse> usesOf(const RecoverReport &r) {
       std::string normal;
       try {
         normal = layout::toLinearLayout(*l.encoding, llShape).toString();
-      } catch (const std::invalid_argument &) {
+      } catch (const std::exception &) {
         normal = "text:" + l.attr; // no linear layout (tensor memory): compare by text
       }
       std::string key = s.memory + "|" + shapeText(s.shape) + "|" + normal;

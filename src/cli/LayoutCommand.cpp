@@ -171,7 +171,7 @@ int execute() {
   std::string linearError;
   try {
     ll = layout::toLinearLayout(*enc, shape);
-  } catch (const std::invalid_argument &e) {
+  } catch (const std::exception &e) {
     linearError = e.what();
   }
   std::string roundtrip;

@@ -645,8 +645,12 @@ GluonExpr emitGluon(const Encoding &enc, GluonApi api) {
 llvm::Expected<EncodingPtr> parseGluon(const std::string &text) {
   try {
     PyParser p(text);
-    return toEncoding(p.parseTop());
-  } catch (const std::invalid_argument &e) {
+    EncodingPtr enc = toEncoding(p.parseTop());
+    std::string invalid = validateEncoding(*enc);
+    if (!invalid.empty())
+      throw std::invalid_argument(invalid);
+    return enc;
+  } catch (const std::exception &e) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", e.what());
   }
 }
@@ -670,7 +674,7 @@ RoundTrip checkRoundTrip(const Encoding &enc, const std::string &expr,
         rt.detail = "linear layouts differ";
         return rt;
       }
-    } catch (const std::invalid_argument &e) {
+    } catch (const std::exception &e) {
       rt.detail = std::string("no linear layout to compare: ") + e.what();
       return rt;
     }

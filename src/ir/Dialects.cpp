@@ -315,7 +315,13 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
   auto finish = [&](auto enc) -> Attribute {
     if (!ok)
       return {};
-    return LayoutEncodingAttr::get(ctx, makeEncoding(std::move(enc)));
+    auto made = makeEncoding(std::move(enc));
+    std::string invalid = validateEncoding(*made);
+    if (!invalid.empty()) {
+      p.emitError(p.getNameLoc(), invalid);
+      return {};
+    }
+    return LayoutEncodingAttr::get(ctx, made);
   };
 
   if (mnemonic == "padded_shared") {

@@ -18,6 +18,7 @@
 
 #include <cctype>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -215,6 +216,7 @@ private:
 
   // ---- structure ----
   llvm::Error parseTopLevel();
+  llvm::Error expandAliases();
   llvm::Expected<std::unique_ptr<Operation>> parseOp(size_t &lineIdx, Block *parent);
   llvm::Error parseRegionBody(size_t &lineIdx, Region *region, TextPos open);
   llvm::Error analyseHeader(Operation *op, Header &h, Block *parent);
@@ -493,6 +495,55 @@ SourceLoc Reader::resolveLoc(const std::string &rawText, int depth) {
   return out;
 }
 
+llvm::Error Reader::expandAliases() {
+  constexpr size_t kMaxExpansion = size_t(1) << 20;
+  std::map<std::string, int> state; // 1: expanding, 2: done
+  std::function<llvm::Error(const std::string &)> expand =
+      [&](const std::string &name) -> llvm::Error {
+    auto &table = name[0] == '#' ? attrAliases_ : typeAliases_;
+    auto it = table.find(name);
+    if (it == table.end() || state[name] == 2)
+      return llvm::Error::success();
+    TextPos pos{1, 1};
+    for (auto &a : mod_->aliases)
+      if (a.name == name)
+        pos = a.pos;
+    if (state[name] == 1)
+      return error(pos, "alias '" + name + "' refers to itself");
+    state[name] = 1;
+    const std::string &text = it->second;
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '"') {
+        size_t e = skipString(text, i);
+        if (e == std::string::npos)
+          break;
+        i = e;
+        continue;
+      }
+      if ((text[i] == '#' || text[i] == '!') && i + 1 < text.size() && isBareIdStart(text[i + 1])) {
+        size_t j = i + 1;
+        while (j < text.size() && isIdChar(text[j]))
+          ++j;
+        std::string ref = text.substr(i, j - i);
+        if ((ref[0] == '#' ? attrAliases_ : typeAliases_).count(ref))
+          if (auto e = expand(ref))
+            return e;
+        i = j - 1;
+      }
+    }
+    std::string expanded = substitute(text);
+    if (expanded.size() > kMaxExpansion)
+      return error(pos, "alias '" + name + "' expands to more than 1 MiB");
+    table[name] = std::move(expanded);
+    state[name] = 2;
+    return llvm::Error::success();
+  };
+  for (auto &a : mod_->aliases)
+    if (auto e = expand(a.name))
+      return e;
+  return llvm::Error::success();
+}
+
 llvm::Error Reader::parseTopLevel() {
   // Pass 1: aliases, wherever they are (Triton puts #loc aliases last).
   for (size_t i = 0; i < lines_.size(); ++i) {
@@ -524,20 +575,10 @@ llvm::Error Reader::parseTopLevel() {
     a.pos = {unsigned(i + 1), 1};
     mod_->aliases.push_back(std::move(a));
   }
-  // Alias definitions may refer to earlier ones; substitute to a fixed point.
-  for (int round = 0; round < 8; ++round) {
-    bool changed = false;
-    for (auto *table : {&attrAliases_, &typeAliases_})
-      for (auto &[name, text] : *table) {
-        std::string s = substitute(text);
-        if (s != text) {
-          text = s;
-          changed = true;
-        }
-      }
-    if (!changed)
-      break;
-  }
+  // Alias definitions may refer to other aliases: expand each once, in
+  // dependency order, refusing cycles and runaway growth.
+  if (auto e = expandAliases())
+    return e;
   for (auto &a : mod_->aliases) {
     unsigned valueCol = unsigned(a.name.size() + 4);
     TextPos at{a.pos.line, valueCol};

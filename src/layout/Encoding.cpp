@@ -856,6 +856,146 @@ bool equivalentAt(const Encoding &a, const Encoding &b, const std::vector<int64_
   return toLinearLayout(a, shape) == toLinearLayout(b, shape);
 }
 
+namespace {
+
+bool allPow2(const std::vector<unsigned> &v) {
+  return std::all_of(v.begin(), v.end(), [](unsigned x) { return isPow2(x); });
+}
+
+bool isPermutation(const std::vector<unsigned> &order, size_t rank) {
+  if (order.size() != rank)
+    return false;
+  std::vector<bool> seen(rank, false);
+  for (unsigned d : order) {
+    if (d >= rank || seen[d])
+      return false;
+    seen[d] = true;
+  }
+  return true;
+}
+
+std::string checkCounts(const char *what, const std::vector<unsigned> &v, size_t rank) {
+  if (v.size() != rank)
+    return fmt::format("{} has {} entries for a rank-{} layout", what, v.size(), rank);
+  if (!allPow2(v))
+    return fmt::format("{} entries must be powers of two", what);
+  return "";
+}
+
+std::string checkCga(const CGALayout &cga, size_t rank) {
+  for (auto &b : cga.bases) {
+    if (b.size() != rank)
+      return "CGALayout bases must have one entry per dim";
+    for (auto x : b)
+      if (x < 0 || (x != 0 && !isPow2(x)))
+        return "CGALayout bases must be zero or powers of two";
+  }
+  return "";
+}
+
+} // namespace
+
+std::string validateEncoding(const Encoding &enc) {
+  std::string err;
+  auto first = [&](std::initializer_list<std::string> checks) {
+    for (auto &c : checks)
+      if (!c.empty())
+        return c;
+    return std::string();
+  };
+  std::visit(
+      Overloaded{
+          [&](const BlockedEncoding &e) {
+            size_t r = e.order.size();
+            if (!isPermutation(e.order, r) || r == 0)
+              err = "blocked order must be a permutation of the dims";
+            else
+              err = first({checkCounts("sizePerThread", e.sizePerThread, r),
+                           checkCounts("threadsPerWarp", e.threadsPerWarp, r),
+                           checkCounts("warpsPerCTA", e.warpsPerCTA, r), checkCga(e.cga, r)});
+          },
+          [&](const SliceEncoding &e) {
+            if (!e.parent || !e.parent->isDistributed())
+              err = "slice needs a distributed parent";
+            else if (e.parent->rank() < 2 || e.dim >= e.parent->rank())
+              err = "slice dim must be below the parent rank (>= 2)";
+            else
+              err = validateEncoding(*e.parent);
+          },
+          [&](const DotOperandEncoding &e) {
+            if (!e.parent || e.opIdx > 1)
+              err = "dot_op needs opIdx 0 or 1 and a parent";
+            else if (!(e.parent->is<BlockedEncoding>() || e.parent->is<NvidiaMmaEncoding>() ||
+                       e.parent->is<AmdMfmaEncoding>() || e.parent->is<AmdWmmaEncoding>()))
+              err = "dot_op parent must be blocked or an MMA layout";
+            else if (e.parent->rank() < 2)
+              err = "dot_op parent must have rank >= 2";
+            else if (e.kWidth != 0 && !isPow2(e.kWidth))
+              err = "kWidth must be a power of two";
+            else
+              err = validateEncoding(*e.parent);
+          },
+          [&](const NvidiaMmaEncoding &e) {
+            size_t r = e.warpsPerCTA.size();
+            err = first({checkCounts("warpsPerCTA", e.warpsPerCTA, r), checkCga(e.cga, r)});
+            if (err.empty() && r < 2)
+              err = "nvidia_mma needs rank >= 2";
+            if (err.empty() &&
+                (e.instrShape.empty() || !allPow2(e.instrShape) ||
+                 (e.versionMajor == 3 ? e.instrShape.size() != 3 : e.instrShape.size() != r)))
+              err = "nvidia_mma instrShape must be [M, N] per dim (v2) or [M, N, K] (v3), powers "
+                    "of two";
+          },
+          [&](const AmdMfmaEncoding &e) {
+            size_t r = e.warpsPerCTA.size();
+            err = first({checkCounts("warpsPerCTA", e.warpsPerCTA, r), checkCga(e.cga, r)});
+            if (err.empty() && (r < 2 || r > 3))
+              err = "amd_mfma needs rank 2 or 3";
+            if (err.empty() && !e.tilesPerWarp.empty())
+              err = checkCounts("tilesPerWarp", e.tilesPerWarp, r);
+            if (err.empty() && (e.instrShape.size() != 3 || !allPow2(e.instrShape)))
+              err = "amd_mfma instrShape must be [M, N, K], powers of two";
+          },
+          [&](const AmdWmmaEncoding &e) {
+            size_t r = e.warpsPerCTA.size();
+            err = first({checkCounts("warpsPerCTA", e.warpsPerCTA, r), checkCga(e.cga, r)});
+            if (err.empty() && (r < 2 || r > 3))
+              err = "amd_wmma needs rank 2 or 3";
+            if (err.empty() && !e.tilesPerWarp.empty())
+              err = checkCounts("tilesPerWarp", e.tilesPerWarp, r);
+            if (err.empty() && !e.instrShape.empty() &&
+                (e.instrShape.size() != 3 || !allPow2(e.instrShape)))
+              err = "amd_wmma instrShape must be [M, N, K], powers of two";
+          },
+          [&](const SwizzledSharedEncoding &e) {
+            size_t r = e.order.size();
+            if (r == 0 || !isPermutation(e.order, r))
+              err = "shared order must be a permutation of the dims";
+            else if (!isPow2(e.vec) || !isPow2(e.perPhase) || !isPow2(e.maxPhase))
+              err = "vec, perPhase and maxPhase must be powers of two";
+            else
+              err = checkCga(e.cga, r);
+          },
+          [&](const NVMMASharedEncoding &e) {
+            if (e.elementBitWidth == 0 || !isPow2(e.elementBitWidth) || e.elementBitWidth > 64)
+              err = "elementBitWidth must be 1, 2, 4, ..., 64";
+            else if (e.rank == 0 || e.rank > 8)
+              err = "nvmma_shared rank must be 1 to 8";
+            else
+              err = checkCga(e.cga, e.rank);
+          },
+          [&](const PaddedSharedEncoding &e) {
+            if (e.intervalPaddings.empty())
+              err = "padded_shared needs at least one interval:padding pair";
+            for (auto &[i, p] : e.intervalPaddings)
+              if (!isPow2(i) || !isPow2(p))
+                err = "padded_shared intervals and paddings must be powers of two";
+          },
+          [&](const auto &) {}},
+      enc.value);
+  return err;
+}
+
 unsigned warpsInLayout(const Encoding &enc) {
   auto prod = [](const std::vector<unsigned> &v) {
     unsigned p = 1;
