@@ -19,22 +19,6 @@ struct InspectOptions {
   bool json = false;
 } opts;
 
-Json locJson(const ir::SourceLoc &loc) {
-  if (!loc.known())
-    return nullptr;
-  Json j;
-  if (!loc.file.empty()) {
-    j["file"] = loc.file;
-    j["line"] = loc.line;
-    j["col"] = loc.col;
-  }
-  if (!loc.name.empty())
-    j["name"] = loc.name;
-  return j;
-}
-
-Json optInt(const std::optional<int64_t> &v) { return v ? Json(*v) : Json(nullptr); }
-
 int loopDepth(const ir::Operation *op) {
   int depth = 0;
   for (auto *p = op->parentOp(); p; p = p->parentOp())
@@ -53,9 +37,9 @@ std::string enclosingFunction(const ir::Operation *op) {
 int execute() {
   if (opts.json)
     opts.format = "json";
-  auto api = gluon::parseGluonApi(opts.gluonApi);
+  auto api = resolveGluonApi(opts.gluonApi);
   if (!api)
-    return reportError("--gluon-api: unknown Gluon API '" + opts.gluonApi + "'", kExitUsage);
+    return kExitUsage;
   auto loaded = ir::loadModuleFile(opts.file);
   if (!loaded)
     return reportError(loaded.takeError());
@@ -64,10 +48,10 @@ int execute() {
   Json module;
   module["target"] = mod.facts.target.empty() ? Json(nullptr) : Json(mod.facts.target);
   module["arch"] = mod.facts.target.empty() ? Json(nullptr) : Json(mod.facts.arch());
-  module["num_warps"] = optInt(mod.facts.numWarps);
-  module["threads_per_warp"] = optInt(mod.facts.threadsPerWarp);
-  module["num_ctas"] = optInt(mod.facts.numCtas);
-  module["shared"] = optInt(mod.facts.shared);
+  module["num_warps"] = optionalJson(mod.facts.numWarps);
+  module["threads_per_warp"] = optionalJson(mod.facts.threadsPerWarp);
+  module["num_ctas"] = optionalJson(mod.facts.numCtas);
+  module["shared"] = optionalJson(mod.facts.shared);
 
   Json layouts = Json::array();
   Json otherAliases = Json::array();
@@ -117,7 +101,7 @@ int execute() {
                          : op->regions[0]->blocks[0]->arguments.size();
       f["num_args"] = nargs;
       f["line"] = op->pos.line;
-      f["source"] = locJson(op->loc);
+      f["source"] = sourceJson(op->loc);
       functions.push_back(f);
     }
     if (op->name == "scf.for" || op->name == "scf.while") {
@@ -127,8 +111,8 @@ int execute() {
       l["function"] = enclosingFunction(op);
       l["depth"] = loopDepth(op);
       l["iter_args"] = op->results.size();
-      l["num_stages"] = optInt(op->intAttr("tt.num_stages"));
-      l["source"] = locJson(op->loc);
+      l["num_stages"] = optionalJson(op->intAttr("tt.num_stages"));
+      l["source"] = sourceJson(op->loc);
       loops.push_back(l);
     }
   });
@@ -206,8 +190,7 @@ void addInspectCommand(CLI::App &root) {
   auto *cmd = root.add_subcommand(
       "inspect", "Load a .ttgir/.ttir dump and report module facts, layouts, ops and loops");
   cmd->add_option("file", opts.file, "The dump to read")->required();
-  cmd->add_option("--gluon-api", opts.gluonApi, "Gluon API for the constructors")
-      ->capture_default_str();
+  addGluonApiOption(cmd, opts.gluonApi);
   addFormatOptions(cmd, opts.format, opts.json);
 }
 

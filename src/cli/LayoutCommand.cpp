@@ -103,11 +103,9 @@ int execute() {
   if (opts.json)
     opts.format = "json";
   Format format = opts.format == "json" ? Format::Json : Format::Text;
-  auto api = gluon::parseGluonApi(opts.gluonApi);
+  auto api = resolveGluonApi(opts.gluonApi);
   if (!api)
-    return reportError("--gluon-api: unknown Gluon API '" + opts.gluonApi +
-                           "' (use 3.6, or 3.5 for the ctas_per_cga spelling)",
-                       kExitUsage);
+    return kExitUsage;
   int given = !opts.attr.empty() + !opts.type.empty() + !opts.gluonExpr.empty();
   if (given != 1)
     return reportError("layout: give exactly one of --attr or --gluon (with --shape), or --type",
@@ -270,10 +268,7 @@ void addLayoutCommand(CLI::App &root) {
                         "A Gluon constructor expression, e.g. 'gl.BlockedLayout(...)'");
   layoutCmd->add_option("--type", opts.type,
                         "A tensor or !ttg.memdesc type carrying the layout (shape from the type)");
-  layoutCmd
-      ->add_option("--gluon-api", opts.gluonApi,
-                   "Gluon API to emit: 3.6 (cga_layout) or 3.5 (ctas_per_cga)")
-      ->capture_default_str();
+  addGluonApiOption(layoutCmd, opts.gluonApi);
   layoutCmd->add_flag("--table", opts.table, "Print the per-element owner table");
   addFormatOptions(layoutCmd, opts.format, opts.json);
 }

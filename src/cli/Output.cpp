@@ -67,6 +67,37 @@ void addFormatOptions(CLI::App *cmd, std::string &format, bool &json) {
   cmd->add_flag("--json", json, "Same as --format json");
 }
 
+void addGluonApiOption(CLI::App *cmd, std::string &api) {
+  cmd->add_option("--gluon-api", api,
+                  "Gluon API of the constructors: 3.6 (cga_layout) or 3.5 (ctas_per_cga)")
+      ->capture_default_str();
+}
+
+std::optional<gluon::GluonApi> resolveGluonApi(const std::string &name) {
+  auto api = gluon::parseGluonApi(name);
+  if (!api)
+    reportError("--gluon-api: unknown Gluon API '" + name +
+                    "' (use 3.6, or 3.5 for the ctas_per_cga spelling)",
+                kExitUsage);
+  return api;
+}
+
+Json optionalJson(const std::optional<int64_t> &v) { return v ? Json(*v) : Json(nullptr); }
+
+Json sourceJson(const ir::SourceLoc &loc) {
+  if (!loc.known())
+    return nullptr;
+  Json j;
+  if (!loc.file.empty()) {
+    j["file"] = loc.file;
+    j["line"] = loc.line;
+    j["col"] = loc.col;
+  }
+  if (!loc.name.empty())
+    j["name"] = loc.name;
+  return j;
+}
+
 Json basesJson(const std::vector<std::vector<int32_t>> &bases) {
   Json arr = Json::array();
   for (auto &b : bases)

@@ -20,27 +20,12 @@ struct RecoverOptions {
   size_t maxSites = 0;
 } opts;
 
-Json optInt(const std::optional<int64_t> &v) { return v ? Json(*v) : Json(nullptr); }
-
-Json sourceJson(const ir::SourceLoc &s) {
-  if (!s.known())
-    return nullptr;
-  Json j;
-  if (!s.file.empty()) {
-    j["file"] = s.file;
-    j["line"] = s.line;
-  }
-  if (!s.name.empty())
-    j["name"] = s.name;
-  return j;
-}
-
 int execute() {
   if (opts.json)
     opts.format = "json";
-  auto api = gluon::parseGluonApi(opts.gluonApi);
+  auto api = resolveGluonApi(opts.gluonApi);
   if (!api)
-    return reportError("--gluon-api: unknown Gluon API '" + opts.gluonApi + "'", kExitUsage);
+    return kExitUsage;
   namespace fs = std::filesystem;
   if (!opts.out.empty() && fs::exists(opts.out) && !opts.force)
     return reportError("--out: " + opts.out + " exists; pass --force to overwrite it", kExitUsage);
@@ -89,9 +74,9 @@ int execute() {
     j["module"] =
         Json{{"target", report.facts.target.empty() ? Json(nullptr) : Json(report.facts.target)},
              {"arch", report.arch.empty() ? Json(nullptr) : Json(report.arch)},
-             {"num_warps", optInt(report.facts.numWarps)},
-             {"threads_per_warp", optInt(report.facts.threadsPerWarp)},
-             {"num_ctas", optInt(report.facts.numCtas)}};
+             {"num_warps", optionalJson(report.facts.numWarps)},
+             {"threads_per_warp", optionalJson(report.facts.threadsPerWarp)},
+             {"num_ctas", optionalJson(report.facts.numCtas)}};
     j["gluon_api"] = gluon::gluonApiName(report.api);
     Json layouts = Json::array();
     for (auto &l : report.layouts) {
@@ -131,7 +116,7 @@ int execute() {
       loops.push_back(Json{{"op", f.op},
                            {"line", f.line},
                            {"function", f.function},
-                           {"num_stages", optInt(f.numStages)},
+                           {"num_stages", optionalJson(f.numStages)},
                            {"loads", f.loads},
                            {"dots", f.dots},
                            {"async_copies", f.asyncCopies},
@@ -148,7 +133,7 @@ int execute() {
                            {"line", l.line},
                            {"bucket", l.bucket},
                            {"operands", l.operands},
-                           {"contiguity", optInt(l.contiguity)},
+                           {"contiguity", optionalJson(l.contiguity)},
                            {"stride", l.stride},
                            {"in_loop", l.inLoop}});
     j["loads"] = loads;
@@ -164,7 +149,7 @@ int execute() {
     j["shared"] = Json{
         {"peak_bytes", sh.peakBytes},
         {"declared_bytes", sh.declaredBytes},
-        {"compiler_bytes", optInt(sh.compilerBytes)},
+        {"compiler_bytes", optionalJson(sh.compilerBytes)},
         {"capacity_bytes", sh.capacity ? Json(sh.capacity->value) : Json(nullptr)},
         {"capacity_source", sh.capacity ? Json(sh.capacity->source) : Json(sh.capacityNote)},
         {"over_capacity", sh.capacity ? Json(sh.peakBytes > sh.capacity->value) : Json(nullptr)},
@@ -247,8 +232,7 @@ void addRecoverCommand(CLI::App &root) {
   auto *cmd = root.add_subcommand(
       "recover", "Plain Triton's layouts as Gluon constructors, with proof, roles and facts");
   cmd->add_option("file", opts.file, "The plain Triton .ttgir dump")->required();
-  cmd->add_option("--gluon-api", opts.gluonApi, "Gluon API: 3.6 (cga_layout) or 3.5 (ctas_per_cga)")
-      ->capture_default_str();
+  addGluonApiOption(cmd, opts.gluonApi);
   cmd->add_option("--out", opts.out, "Write the layouts as a Python module (anchor_layouts.py)");
   cmd->add_flag("--force", opts.force, "Overwrite --out if it exists");
   cmd->add_flag("--allow-unrecoverable", opts.allowUnrecoverable,

@@ -56,9 +56,9 @@ Json sharedJson(const analysis::SharedSummary &s) {
 int execute() {
   if (opts.json)
     opts.format = "json";
-  auto api = gluon::parseGluonApi(opts.gluonApi);
+  auto api = resolveGluonApi(opts.gluonApi);
   if (!api)
-    return reportError("--gluon-api: unknown Gluon API '" + opts.gluonApi + "'", kExitUsage);
+    return kExitUsage;
   auto plain = ir::loadModuleFile(opts.plain);
   if (!plain)
     return reportError(plain.takeError());
@@ -147,8 +147,7 @@ void addVerifyCommand(CLI::App &root) {
       "verify", "Layout equivalence of a Gluon anchor's dump against the plain Triton dump");
   cmd->add_option("plain", opts.plain, "The plain Triton .ttgir")->required();
   cmd->add_option("anchor", opts.anchor, "The Gluon anchor's .ttgir")->required();
-  cmd->add_option("--gluon-api", opts.gluonApi, "Gluon API for the constructors")
-      ->capture_default_str();
+  addGluonApiOption(cmd, opts.gluonApi);
   cmd->add_option("--arch", opts.arch, "Override the target arch");
   cmd->add_option("--max-sites", opts.maxSites, "List at most N sites per entry (0: all)")
       ->capture_default_str();

@@ -2,13 +2,19 @@
 // and one-line errors.
 #pragma once
 
+#include "tilexform/gluon/Gluon.h"
+
 #include <nlohmann/json.hpp>
 
 #include <llvm/Support/Error.h>
+#include <optional>
 #include <string>
 
 namespace CLI {
 class App;
+}
+namespace tilexform::ir {
+struct SourceLoc;
 }
 
 namespace tilexform::cli {
@@ -37,6 +43,20 @@ int reportError(const std::string &message, int exitCode);
 
 /// `--format text|json` and `--json` on a command.
 void addFormatOptions(CLI::App *cmd, std::string &format, bool &json);
+
+/// `--gluon-api 3.6|3.5` on a command.
+void addGluonApiOption(CLI::App *cmd, std::string &api);
+
+/// The API named by `--gluon-api`; none (after reporting a usage error) for
+/// an unknown name.
+std::optional<gluon::GluonApi> resolveGluonApi(const std::string &name);
+
+/// An optional integer as JSON (null when absent).
+Json optionalJson(const std::optional<int64_t> &v);
+
+/// A source location from `loc(...)`: file, line, col and variable name
+/// (null when unknown).
+Json sourceJson(const ir::SourceLoc &loc);
 
 /// Bases as JSON lists of lists.
 Json basesJson(const std::vector<std::vector<int32_t>> &bases);
