@@ -169,7 +169,7 @@ private:
 
   // ---- layouts and sites ----------------------------------------------------
 
-  std::string nameFor(const layout::Encoding &enc, const std::string &text);
+  std::string nameFor(const layout::Encoding &enc);
 
   size_t layoutIndex(mlir::Type type) {
     auto enc = ir::encodingOf(type);
@@ -183,7 +183,7 @@ private:
     l.attr = text;
     l.kind = enc->kind();
     l.encoding = enc;
-    l.name = nameFor(*enc, text);
+    l.name = nameFor(*enc);
     l.shape = ir::layoutShapeOf(type);
     l.warps = layout::warpsInLayout(*enc);
     report_.layouts.push_back(std::move(l));
@@ -721,7 +721,7 @@ private:
   std::unordered_map<const Value *, unsigned> reach_;
 };
 
-std::string Recoverer::nameFor(const layout::Encoding &enc, const std::string &text) {
+std::string Recoverer::nameFor(const layout::Encoding &enc) {
   auto parentName = [&](const layout::EncodingPtr &p) -> std::string {
     std::string t = layout::printEncoding(*p);
     auto it = byText_.find(t);
@@ -741,7 +741,6 @@ std::string Recoverer::nameFor(const layout::Encoding &enc, const std::string &t
                               [&](const RecoveredLayout &l) { return l.name == name; });
        ++i)
     name = fmt::format("{}_{}", base, i);
-  (void)text;
   return name;
 }
 
@@ -778,7 +777,6 @@ std::string anchorModule(const RecoverReport &r, const std::string &sourcePath) 
   out += fmt::format("# constants-digest: {}\n", r.constantsDigest);
   out += "from triton.experimental.gluon import language as gl\n";
   std::map<std::string, int> used;
-  std::set<std::string> emitted;
   for (auto &l : r.layouts) {
     out += "\n";
     std::string sites;
@@ -798,7 +796,6 @@ std::string anchorModule(const RecoverReport &r, const std::string &sourcePath) 
     int n = used[base]++;
     std::string name = n == 0 ? base : fmt::format("{}_{}", base, n);
     out += fmt::format("{} = gl.constexpr({})\n", name, *l.gluon);
-    (void)emitted;
   }
   return out;
 }

@@ -18,6 +18,7 @@ bool isMma(const std::string &kind) {
 // Layout uses of one module, grouped by (memory, shape, linear layout).
 std::map<std::string, LayoutUse> usesOf(const RecoverReport &r) {
   std::map<std::string, LayoutUse> uses;
+  std::map<std::string, std::string> normalForms;
   for (auto &l : r.layouts) {
     for (auto &s : l.sites) {
       std::vector<int64_t> llShape = s.shape;
@@ -26,12 +27,16 @@ std::map<std::string, LayoutUse> usesOf(const RecoverReport &r) {
         if (rank && rank < llShape.size())
           llShape.erase(llShape.begin(), llShape.end() - rank);
       }
-      std::string normal;
-      try {
-        normal = layout::toLinearLayout(*l.encoding, llShape).toString();
-      } catch (const std::exception &) {
-        normal = "text:" + l.attr; // no linear layout (tensor memory): compare by text
+      // Sites of one layout repeat a few shapes: compute each normal form once.
+      auto [it, fresh] = normalForms.try_emplace(l.attr + "@" + shapeText(llShape));
+      if (fresh) {
+        try {
+          it->second = layout::toLinearLayout(*l.encoding, llShape).toString();
+        } catch (const std::exception &) {
+          it->second = "text:" + l.attr; // no linear layout (tensor memory): compare by text
+        }
       }
+      const std::string &normal = it->second;
       std::string key = s.memory + "|" + shapeText(s.shape) + "|" + normal;
       auto &u = uses[key];
       if (u.key.empty()) {
@@ -225,12 +230,11 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
     }
   }
   // 2. Staging the pipeliner created: multi-buffered shared memory.
-  auto multiBuffered = [](const LayoutUse &u, const std::string &attr) {
-    (void)attr;
+  auto multiBuffered = [](const LayoutUse &u) {
     return u.memory == "shared" && u.shape.size() >= 3 && u.shape.front() >= 2;
   };
   for (size_t i = 0; i < missing.size(); ++i) {
-    if (missingDone[i] || !multiBuffered(missing[i], missing[i].attr))
+    if (missingDone[i] || !multiBuffered(missing[i]))
       continue;
     std::vector<int64_t> tile(missing[i].shape.begin() + 1, missing[i].shape.end());
     v.reconciled.push_back(

@@ -1288,7 +1288,6 @@ llvm::Error Reader::analyseHeader(Operation *op, Header &h, Block *parent) {
     for (size_t a = 1; a < args.size() && a - 1 < op->results.size(); ++a)
       args[a]->type = op->results[a - 1]->type;
   }
-  (void)parent;
   return llvm::Error::success();
 }
 
@@ -1510,15 +1509,11 @@ llvm::Expected<std::unique_ptr<Module>> loadModuleFile(const std::string &path) 
   return loadModuleText((*buf)->getBuffer().str(), path);
 }
 
-namespace {
-std::string legacyFixed(const std::string &t) { return t; }
-} // namespace
-
 llvm::Expected<mlir::Attribute> parseAttributeText(mlir::MLIRContext *ctx,
                                                    const std::string &text) {
   unsigned col;
   auto r = captureParse<mlir::Attribute>(
-      ctx, legacyFixed(text),
+      ctx, text,
       [&](const std::string &t, size_t *n) {
         return mlir::parseAttribute(t, ctx, mlir::Type(), n);
       },

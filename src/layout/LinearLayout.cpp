@@ -547,10 +547,8 @@ std::optional<LinearLayout> LinearLayout::invert() const {
 }
 
 std::string LinearLayout::toString() const {
-  if (bases_.empty() || totalInBits() == 0) {
-    if (bases_.empty() && outDims_.empty())
-      return "\n(empty layout)";
-  }
+  if (bases_.empty() && outDims_.empty())
+    return "\n(empty layout)";
   std::string s;
   for (auto &[n, vecs] : bases_) {
     if (vecs.empty()) {
