@@ -10,13 +10,16 @@
 namespace tilexform::cli {
 
 int run(int argc, char **argv) {
-  CLI::App app{"tilexform: read Triton dumps, recover and verify Gluon layouts", "tilexform"};
+  CLI::App app{"tilexform: read Triton dumps and artifacts; recover and verify Gluon layouts; "
+               "probe occupancy",
+               "tilexform"};
   app.set_version_flag("--version", std::string("tilexform ") + kVersion);
   app.require_subcommand(1);
   addInspectCommand(app);
   addLayoutCommand(app);
   addRecoverCommand(app);
   addVerifyCommand(app);
+  addProbeCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {
@@ -41,6 +44,8 @@ int run(int argc, char **argv) {
         return runRecoverCommand();
       if (sub->get_name() == "verify")
         return runVerifyCommand();
+      if (sub->get_name() == "probe")
+        return runProbeCommand();
     }
   } catch (const std::exception &e) {
     return reportError(std::string("internal error: ") + e.what(), kExitInternal);

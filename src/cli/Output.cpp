@@ -2,6 +2,7 @@
 
 #include "tilexform/Version.h"
 #include "tilexform/ir/Module.h"
+#include "tilexform/support/InputError.h"
 
 #include <CLI/CLI.hpp>
 
@@ -32,22 +33,7 @@ void printJson(const Json &doc) {
 }
 
 int reportError(llvm::Error err, int exitCode) {
-  std::string line;
-  llvm::handleAllErrors(
-      std::move(err),
-      [&](const ir::InputError &e) {
-        if (e.line == 0)
-          line = e.file + ": error: " + e.message;
-        else
-          line = e.file + ":" + std::to_string(e.line) + ":" + std::to_string(e.col) +
-                 ": error: " + e.message;
-      },
-      [&](const llvm::ErrorInfoBase &e) { line = "error: " + e.message(); });
-  // Keep it to one line.
-  for (auto &c : line)
-    if (c == '\n' || c == '\r')
-      c = ' ';
-  std::fprintf(stderr, "tilexform: %s\n", line.c_str());
+  std::fprintf(stderr, "tilexform: %s\n", errorLine(std::move(err)).c_str());
   return exitCode;
 }
 

@@ -25,12 +25,6 @@
 
 namespace tilexform::ir {
 
-char InputError::ID = 0;
-
-void InputError::log(llvm::raw_ostream &os) const {
-  os << file << ":" << line << ":" << col << ": " << message;
-}
-
 namespace {
 
 llvm::Error inputError(const std::string &file, unsigned line, unsigned col,

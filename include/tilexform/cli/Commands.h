@@ -19,5 +19,7 @@ void addRecoverCommand(CLI::App &root);
 int runRecoverCommand();
 void addVerifyCommand(CLI::App &root);
 int runVerifyCommand();
+void addProbeCommand(CLI::App &root);
+int runProbeCommand();
 
 } // namespace tilexform::cli

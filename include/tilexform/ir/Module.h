@@ -8,6 +8,7 @@
 #pragma once
 
 #include "tilexform/ir/Dialects.h"
+#include "tilexform/support/InputError.h"
 
 #include <llvm/Support/Error.h>
 #include <mlir/IR/BuiltinAttributes.h>
@@ -123,17 +124,7 @@ private:
 };
 
 /// An input error with its position; rendered as `file:line:col: message`.
-class InputError : public llvm::ErrorInfo<InputError> {
-public:
-  static char ID;
-  InputError(std::string file, unsigned line, unsigned col, std::string message)
-      : file(std::move(file)), line(line), col(col), message(std::move(message)) {}
-  void log(llvm::raw_ostream &os) const override;
-  std::error_code convertToErrorCode() const override { return llvm::inconvertibleErrorCode(); }
-  std::string file;
-  unsigned line, col;
-  std::string message;
-};
+using tilexform::InputError;
 
 /// Loads a dump from a file, or from text (with `path` used in messages).
 llvm::Expected<std::unique_ptr<Module>> loadModuleFile(const std::string &path);

@@ -1,0 +1,341 @@
+#include "tilexform/asm/Probe.h"
+#include "tilexform/hw/ArchData.h"
+#include "tilexform/support/InputError.h"
+
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Parallel.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/Threading.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <set>
+
+namespace tilexform::asmfile {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Candidate {
+  std::string path;
+  ArtifactKind kind;
+  bool explicitlyNamed = false;
+};
+
+struct FileResult {
+  std::vector<KernelFacts> facts;
+  std::optional<std::string> error;
+  bool skipped = false;
+};
+
+bool skippedDirectory(const fs::path &p) {
+  std::string name = p.filename().string();
+  return name == "__pycache__" || llvm::StringRef(name).starts_with("tmp.") ||
+         (name.size() > 1 && name[0] == '.');
+}
+
+llvm::Error collect(const std::string &path, std::vector<Candidate> &out) {
+  std::error_code ec;
+  fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st))
+    return artifactError(path, 0, 0, "no such file or directory");
+  if (!fs::is_directory(st)) {
+    auto kind = artifactKindOf(path);
+    if (!kind)
+      return artifactError(path, 0, 0,
+                           "not a kernel artifact (expected .amdgcn, .hsaco, .cubin, .ptx, "
+                           ".sass or a metadata .json)");
+    out.push_back({path, *kind, true});
+    return llvm::Error::success();
+  }
+  std::vector<Candidate> found;
+  fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec),
+      end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const auto &entry = *it;
+    std::error_code typeEc;
+    if (entry.is_directory(typeEc)) {
+      if (skippedDirectory(entry.path()))
+        it.disable_recursion_pending();
+      continue;
+    }
+    std::string name = entry.path().filename().string();
+    if (llvm::StringRef(name).starts_with("__grp__"))
+      continue;
+    if (auto kind = artifactKindOf(name))
+      found.push_back({entry.path().string(), *kind, false});
+  }
+  std::sort(found.begin(), found.end(),
+            [](const Candidate &a, const Candidate &b) { return a.path < b.path; });
+  out.insert(out.end(), found.begin(), found.end());
+  return llvm::Error::success();
+}
+
+FileResult readOne(const Candidate &c) {
+  FileResult r;
+  auto buffer = llvm::MemoryBuffer::getFile(c.path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    r.error = errorLine(artifactError(c.path, 0, 0, "cannot read: " + buffer.getError().message()));
+    return r;
+  }
+  llvm::StringRef contents = (*buffer)->getBuffer();
+  if (contents.empty()) {
+    r.error = errorLine(artifactError(c.path, 0, 0, "empty file"));
+    return r;
+  }
+  auto facts = readArtifact(c.kind, c.path, contents);
+  if (!facts) {
+    std::string message = errorLine(facts.takeError());
+    // A tree holds other JSON too (timings, configs): skip it unless named.
+    if (c.kind == ArtifactKind::MetadataJson && !c.explicitlyNamed) {
+      r.skipped = true;
+      return r;
+    }
+    r.error = message;
+    return r;
+  }
+  r.facts = std::move(*facts);
+  return r;
+}
+
+int rank(ArtifactKind kind, std::initializer_list<ArtifactKind> order) {
+  int i = 0;
+  for (ArtifactKind k : order) {
+    if (k == kind)
+      return i;
+    ++i;
+  }
+  return i;
+}
+
+/// Takes the first figure present, in the order of artifact kinds given.
+void pick(ProbedKernel &out, const std::vector<const KernelFacts *> &facts, const char *key,
+          OptFigure KernelFacts::*member, std::initializer_list<ArtifactKind> order) {
+  const Figure *best = nullptr;
+  int bestRank = 0;
+  for (const KernelFacts *f : facts) {
+    const OptFigure &v = f->*member;
+    if (!v)
+      continue;
+    int r = rank(f->kind, order);
+    if (!best || r < bestRank) {
+      best = &*v;
+      bestRank = r;
+    }
+  }
+  if (best)
+    out.figures[key] = *best;
+}
+
+using AK = ArtifactKind;
+
+ProbedKernel join(const std::string &name, const std::vector<const KernelFacts *> &facts,
+                  const ProbeOptions &options) {
+  ProbedKernel k;
+  k.kernel = name;
+  std::set<std::string> files;
+  for (const KernelFacts *f : facts) {
+    files.insert(f->file);
+    for (auto &n : f->notes)
+      k.notes.push_back(llvm::sys::path::filename(f->file).str() + ": " + n);
+  }
+  k.files.assign(files.begin(), files.end());
+
+  // Arch: the metadata names the compile target; binaries next; text last.
+  const KernelFacts *archSource = nullptr;
+  for (AK kind : {AK::MetadataJson, AK::Hsaco, AK::Cubin, AK::Amdgcn, AK::Ptx, AK::Sass})
+    for (const KernelFacts *f : facts)
+      if (!archSource && f->kind == kind && f->arch)
+        archSource = f;
+  if (options.arch) {
+    k.arch = options.arch;
+    k.archFrom = "--arch";
+  } else if (archSource) {
+    k.arch = archSource->arch;
+    k.archFrom = llvm::sys::path::filename(archSource->file).str() + " (" +
+                 archSource->archFrom.value_or("?") + ")";
+  }
+  for (const KernelFacts *f : facts)
+    if (archSource && f->arch && *f->arch != *archSource->arch)
+      k.notes.push_back("arch disagrees: " + llvm::sys::path::filename(f->file).str() + " says " +
+                        *f->arch + ", " +
+                        llvm::sys::path::filename(archSource->file).str() + " says " +
+                        *archSource->arch);
+
+  pick(k, facts, "num_warps", &KernelFacts::numWarps,
+       {AK::MetadataJson, AK::Cubin, AK::Hsaco, AK::Amdgcn, AK::Ptx});
+  pick(k, facts, "shared_bytes", &KernelFacts::sharedBytes, {AK::MetadataJson});
+  pick(k, facts, "tmem_columns", &KernelFacts::tmemColumns, {AK::MetadataJson});
+  pick(k, facts, "waves_per_eu", &KernelFacts::wavesPerEu, {AK::MetadataJson});
+  // NVIDIA: the cubin is the register truth; the JSON's n_regs is the driver's
+  // figure from a run, used when no cubin is at hand.
+  pick(k, facts, "registers", &KernelFacts::registers, {AK::Cubin});
+  if (!k.figures.count("registers"))
+    pick(k, facts, "registers", &KernelFacts::jsonRegisters, {AK::MetadataJson});
+  pick(k, facts, "local_bytes", &KernelFacts::localBytes, {AK::Cubin});
+  pick(k, facts, "static_shared_bytes", &KernelFacts::staticSharedBytes, {AK::Cubin});
+  pick(k, facts, "spill_instructions", &KernelFacts::spillInstructions, {AK::Sass});
+  // AMD: the assembly's descriptor comments first, then the code object.
+  bool amd = false;
+  for (const KernelFacts *f : facts)
+    amd |= f->kind == AK::Amdgcn || f->kind == AK::Hsaco;
+  if (amd) {
+    pick(k, facts, "registers", &KernelFacts::vgprsForOccupancy, {AK::Amdgcn, AK::Hsaco});
+    pick(k, facts, "sgprs", &KernelFacts::sgprsForOccupancy, {AK::Amdgcn, AK::Hsaco});
+  }
+  pick(k, facts, "agprs", &KernelFacts::agprs, {AK::Amdgcn, AK::Hsaco});
+  pick(k, facts, "arch_vgprs", &KernelFacts::archVgprs, {AK::Amdgcn, AK::Hsaco});
+  pick(k, facts, "total_vgprs", &KernelFacts::totalVgprs, {AK::Amdgcn, AK::Hsaco});
+  pick(k, facts, "total_sgprs", &KernelFacts::totalSgprs, {AK::Amdgcn, AK::Hsaco});
+  pick(k, facts, "vgpr_spills", &KernelFacts::vgprSpills, {AK::Amdgcn, AK::Hsaco});
+  pick(k, facts, "sgpr_spills", &KernelFacts::sgprSpills, {AK::Amdgcn, AK::Hsaco});
+  pick(k, facts, "scratch_bytes", &KernelFacts::scratchBytes, {AK::Amdgcn, AK::Hsaco});
+  pick(k, facts, "compiler_occupancy", &KernelFacts::compilerOccupancy, {AK::Amdgcn});
+
+  // Cross-checks between files of the same kernel.
+  auto figureOf = [&](AK kind, OptFigure KernelFacts::*member) -> OptFigure {
+    for (const KernelFacts *f : facts)
+      if (f->kind == kind && f->*member)
+        return f->*member;
+    return std::nullopt;
+  };
+  if (auto cubinRegs = figureOf(AK::Cubin, &KernelFacts::registers))
+    if (auto jsonRegs = figureOf(AK::MetadataJson, &KernelFacts::jsonRegisters))
+      if (cubinRegs->value != jsonRegs->value)
+        k.notes.push_back("registers disagree: cubin " + std::to_string(cubinRegs->value) +
+                          ", metadata n_regs " + std::to_string(jsonRegs->value));
+  if (auto jsonWarps = figureOf(AK::MetadataJson, &KernelFacts::numWarps))
+    for (AK kind : {AK::Cubin, AK::Hsaco, AK::Amdgcn})
+      if (auto other = figureOf(kind, &KernelFacts::numWarps);
+          other && other->value != jsonWarps->value)
+        k.notes.push_back("num_warps disagree: metadata " + std::to_string(jsonWarps->value) +
+                          ", " + artifactKindName(kind) + " " + std::to_string(other->value));
+  if (auto text = figureOf(AK::Amdgcn, &KernelFacts::vgprsForOccupancy))
+    if (auto bin = figureOf(AK::Hsaco, &KernelFacts::vgprsForOccupancy))
+      if ((text->value + 7) / 8 * 8 != bin->value && text->value != bin->value)
+        k.notes.push_back("VGPRs disagree: amdgcn " + std::to_string(text->value) +
+                          ", hsaco descriptor " + std::to_string(bin->value));
+
+  if (auto v = k.get("vgpr_spills"); v || k.get("sgpr_spills"))
+    k.spills = v.value_or(0) + k.get("sgpr_spills").value_or(0);
+  else if (auto local = k.get("local_bytes"))
+    k.spills = *local / 4;
+  else
+    for (const KernelFacts *f : facts)
+      if (f->jsonSpills)
+        k.spills = f->jsonSpills->value;
+
+  if (!k.arch) {
+    k.declined = "arch unknown: no artifact names its target (pass --arch)";
+    return k;
+  }
+  hw::OccupancyInput in;
+  in.arch = *k.arch;
+  in.numWarps = k.get("num_warps").value_or(0);
+  in.registers = k.get("registers");
+  in.sgprs = k.get("sgprs");
+  if (auto dyn = k.get("shared_bytes")) {
+    // On sm_90 and later the binary's .nv.shared.<name> holds the 1 KiB the
+    // driver reserves per block (cuobjdump prints SHARED:1024 while the driver
+    // reports 0 static bytes for Triton kernels), so the reserved amount,
+    // which the model adds itself, is taken off here.
+    int64_t staticBytes = k.get("static_shared_bytes").value_or(0);
+    if (auto reserved = hw::figure(*k.arch, "reserved_shared_memory_per_block_bytes"))
+      staticBytes = std::max<int64_t>(0, staticBytes - reserved->value);
+    in.sharedBytes = *dyn + staticBytes;
+  }
+  in.tmemColumns = k.get("tmem_columns");
+  auto occ = hw::computeOccupancy(in);
+  if (!occ) {
+    k.declined = llvm::toString(occ.takeError());
+    return k;
+  }
+  if (auto llvmOcc = k.get("compiler_occupancy"); llvmOcc && occ->wavesPerSimd &&
+                                                   *llvmOcc != *occ->wavesPerSimd)
+    k.notes.push_back("LLVM's '; Occupancy: " + std::to_string(*llvmOcc) +
+                      "' differs from the register-limited " +
+                      std::to_string(*occ->wavesPerSimd) + " waves/SIMD");
+  k.occupancy = std::move(*occ);
+  return k;
+}
+
+} // namespace
+
+llvm::Expected<ProbeReport> probe(const std::vector<std::string> &paths,
+                                  const ProbeOptions &options) {
+  std::vector<Candidate> candidates;
+  for (const auto &p : paths)
+    if (auto err = collect(p, candidates))
+      return err;
+  // The same file named twice (or inside a named directory) is read once.
+  std::set<std::string> seen;
+  std::vector<Candidate> unique;
+  for (auto &c : candidates) {
+    std::error_code ec;
+    auto canon = fs::weakly_canonical(c.path, ec).string();
+    if (seen.insert(ec ? c.path : canon).second)
+      unique.push_back(c);
+  }
+
+  std::vector<FileResult> results(unique.size());
+  std::atomic<size_t> done{0};
+  std::mutex progressMutex;
+  llvm::parallel::strategy = llvm::hardware_concurrency(options.jobs);
+  llvm::parallelFor(0, unique.size(), [&](size_t i) {
+    results[i] = readOne(unique[i]);
+    size_t n = ++done;
+    if (options.progress) {
+      std::lock_guard<std::mutex> lock(progressMutex);
+      options.progress(n, unique.size());
+    }
+  });
+
+  ProbeReport report;
+  // Group by directory and stem; inside a group, by kernel name.
+  std::map<std::pair<std::string, std::string>, std::vector<const KernelFacts *>> groups;
+  for (size_t i = 0; i < unique.size(); ++i) {
+    auto &r = results[i];
+    if (r.skipped) {
+      ++report.filesSkipped;
+      continue;
+    }
+    if (r.error) {
+      report.errors.push_back(*r.error);
+      continue;
+    }
+    ++report.filesRead;
+    std::string dir = llvm::sys::path::parent_path(unique[i].path).str();
+    std::string stem = llvm::sys::path::stem(unique[i].path).str();
+    for (auto &f : r.facts)
+      groups[{dir, stem}].push_back(&f);
+  }
+  for (auto &[key, facts] : groups) {
+    std::vector<std::string> names;
+    for (const KernelFacts *f : facts)
+      if (f->kind != AK::MetadataJson &&
+          std::find(names.begin(), names.end(), f->kernel) == names.end())
+        names.push_back(f->kernel);
+    std::map<std::string, std::vector<const KernelFacts *>> byName;
+    for (const KernelFacts *f : facts) {
+      std::string name = f->kernel;
+      // Metadata whose name no binary carries joins the stem's only kernel.
+      if (f->kind == AK::MetadataJson && names.size() == 1 &&
+          std::find(names.begin(), names.end(), name) == names.end())
+        name = names.front();
+      byName[name].push_back(f);
+    }
+    for (auto &[name, kfacts] : byName) {
+      ProbedKernel k = join(name, kfacts, options);
+      k.directory = key.first;
+      k.stem = key.second;
+      report.kernels.push_back(std::move(k));
+    }
+  }
+  return report;
+}
+
+} // namespace tilexform::asmfile

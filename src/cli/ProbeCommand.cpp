@@ -1,0 +1,222 @@
+// `tilexform probe DIR-or-FILES`: registers, spills, shared memory/LDS and
+// occupancy with every limiter, per kernel.
+#include "tilexform/asm/Probe.h"
+#include "tilexform/cli/Commands.h"
+#include "tilexform/cli/Output.h"
+#include "tilexform/hw/ArchData.h"
+#include "tilexform/support/InputError.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <llvm/Support/Path.h>
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace tilexform::cli {
+
+namespace {
+
+struct ProbeCliOptions {
+  std::vector<std::string> paths;
+  std::string format = "text", arch;
+  bool json = false, quiet = false;
+  unsigned jobs = 0;
+} opts;
+
+std::string show(const std::optional<int64_t> &v) { return v ? std::to_string(*v) : "?"; }
+
+Json kernelJson(const asmfile::ProbedKernel &k) {
+  Json j;
+  j["kernel"] = k.kernel;
+  j["directory"] = k.directory;
+  j["files"] = k.files;
+  j["arch"] = k.arch ? Json(*k.arch) : Json(nullptr);
+  j["arch_from"] = k.archFrom.empty() ? Json(nullptr) : Json(k.archFrom);
+  j["vendor"] = k.occupancy ? Json(k.occupancy->vendor) : Json(nullptr);
+  j["num_warps"] = optionalJson(k.get("num_warps"));
+  j["registers"] = optionalJson(k.get("registers"));
+  j["agprs"] = optionalJson(k.get("agprs"));
+  j["sgprs"] = optionalJson(k.get("sgprs"));
+  j["arch_vgprs"] = optionalJson(k.get("arch_vgprs"));
+  j["total_vgprs"] = optionalJson(k.get("total_vgprs"));
+  j["spills"] = optionalJson(k.spills);
+  j["spill_detail"] = Json{{"vgpr_spills", optionalJson(k.get("vgpr_spills"))},
+                           {"sgpr_spills", optionalJson(k.get("sgpr_spills"))},
+                           {"scratch_bytes", optionalJson(k.get("scratch_bytes"))},
+                           {"local_bytes", optionalJson(k.get("local_bytes"))},
+                           {"spill_instructions", optionalJson(k.get("spill_instructions"))}};
+  j["shared_bytes"] = optionalJson(k.get("shared_bytes"));
+  j["static_shared_bytes"] = optionalJson(k.get("static_shared_bytes"));
+  j["tmem_columns"] = optionalJson(k.get("tmem_columns"));
+  j["waves_per_eu"] = optionalJson(k.get("waves_per_eu"));
+  Json limits = Json::object(), details = Json::object();
+  Json occupancy = nullptr;
+  if (k.occupancy) {
+    const auto &o = *k.occupancy;
+    for (auto &l : o.limits) {
+      limits[l.name] = optionalJson(l.allows);
+      details[l.name] = l.detail;
+    }
+    occupancy = Json::object();
+    occupancy[o.vendor == "amd" ? "workgroups_per_cu" : "blocks_per_sm"] = optionalJson(o.resident);
+    occupancy["binding"] = o.binding.empty() ? Json(nullptr) : Json(o.binding);
+    occupancy["fraction"] = o.fraction ? Json(*o.fraction) : Json(nullptr);
+    j["waves_per_simd"] = optionalJson(o.wavesPerSimd);
+    j["waves_by_vgpr"] = optionalJson(o.wavesByVgpr);
+    j["waves_by_sgpr"] = optionalJson(o.wavesBySgpr);
+  } else {
+    j["waves_per_simd"] = nullptr;
+    j["waves_by_vgpr"] = nullptr;
+    j["waves_by_sgpr"] = nullptr;
+  }
+  j["compiler_occupancy"] = optionalJson(k.get("compiler_occupancy"));
+  j["limits"] = limits;
+  j["limit_details"] = details;
+  j["occupancy"] = occupancy;
+  j["declined"] = k.declined.empty() ? Json(nullptr) : Json(k.declined);
+  Json sources = Json::object();
+  for (auto &[key, f] : k.figures)
+    sources[key] = fmt::format("{} ({})", llvm::sys::path::filename(f.file).str(), f.field);
+  j["sources"] = sources;
+  j["figures_used"] = k.occupancy ? Json(k.occupancy->figuresUsed) : Json::array();
+  std::vector<std::string> notes = k.notes;
+  if (k.occupancy)
+    notes.insert(notes.end(), k.occupancy->notes.begin(), k.occupancy->notes.end());
+  j["notes"] = notes;
+  return j;
+}
+
+std::string kernelText(const asmfile::ProbedKernel &k) {
+  std::string out = fmt::format("{}  [{}]  {}\n", k.kernel, k.arch.value_or("arch ?"),
+                                (llvm::StringRef(k.directory) + "/" + k.stem).str());
+  bool amd = k.occupancy ? k.occupancy->vendor == "amd"
+                         : k.get("total_vgprs").has_value() || k.get("sgprs").has_value();
+  auto shared = k.get("shared_bytes");
+  std::string sharedText = shared ? fmt::format("{} B", *shared) : "?";
+  if (amd) {
+    std::string vgprs = show(k.get("registers"));
+    if (auto a = k.get("arch_vgprs"), g = k.get("agprs"); a && g && *g > 0)
+      vgprs += fmt::format(" ({} arch + {} AGPR)", *a, *g);
+    out += fmt::format("  warps {}  VGPRs {}  SGPRs {}  spills {}  LDS {}\n",
+                       show(k.get("num_warps")), vgprs, show(k.get("sgprs")), show(k.spills),
+                       sharedText);
+  } else {
+    out += fmt::format("  warps {}  registers {}  spills {}  shared {}{}\n",
+                       show(k.get("num_warps")), show(k.get("registers")), show(k.spills),
+                       sharedText,
+                       k.get("tmem_columns").value_or(0)
+                           ? fmt::format("  TMEM {} columns", *k.get("tmem_columns"))
+                           : "");
+  }
+  if (!k.declined.empty()) {
+    out += fmt::format("  occupancy declined: {}\n", k.declined);
+  } else if (k.occupancy) {
+    const auto &o = *k.occupancy;
+    if (o.wavesPerSimd) {
+      out += fmt::format("  waves/SIMD {} (VGPR {}{}", *o.wavesPerSimd, show(o.wavesByVgpr),
+                         o.wavesBySgpr ? fmt::format(", SGPR {}", *o.wavesBySgpr) : "");
+      if (auto c = k.get("compiler_occupancy"))
+        out += fmt::format("; LLVM says {}", *c);
+      out += ")\n";
+    }
+    if (!o.limits.empty()) {
+      std::string limits;
+      for (auto &l : o.limits)
+        limits += fmt::format("{}{} {}", limits.empty() ? "" : ", ", l.name,
+                              l.allows ? std::to_string(*l.allows) : (l.known ? "-" : "?"));
+      out += fmt::format("  {} {}  ({})  binding: {}{}\n",
+                         o.vendor == "amd" ? "workgroups/CU" : "blocks/SM", show(o.resident),
+                         limits, o.binding.empty() ? "?" : o.binding,
+                         o.fraction ? fmt::format("  occupancy {:.1f}%", *o.fraction * 100) : "");
+    }
+    for (auto &n : o.notes)
+      out += fmt::format("  note: {}\n", n);
+  }
+  for (auto &n : k.notes)
+    out += fmt::format("  note: {}\n", n);
+  return out;
+}
+
+int execute() {
+  if (opts.json)
+    opts.format = "json";
+  asmfile::ProbeOptions options;
+  if (!opts.arch.empty()) {
+    auto arch = asmfile::normaliseArch(opts.arch);
+    if (!arch)
+      return reportError("--arch: '" + opts.arch + "' is not an arch name (gfx942, sm_90, ...)",
+                         kExitUsage);
+    options.arch = arch;
+  }
+  options.jobs = opts.jobs;
+  bool tty = !opts.quiet && isatty(fileno(stderr));
+  if (tty)
+    options.progress = [](size_t done, size_t total) {
+      if (done == total || done % 64 == 0)
+        std::fprintf(stderr, "\rprobe: %zu/%zu files", done, total);
+    };
+  auto report = asmfile::probe(opts.paths, options);
+  if (tty)
+    std::fprintf(stderr, "\r\033[K");
+  if (!report)
+    return reportError(report.takeError());
+  for (auto &e : report->errors)
+    std::fprintf(stderr, "tilexform: %s\n", e.c_str());
+  if (report->kernels.empty())
+    return reportError(
+        llvm::make_error<InputError>(opts.paths.front(), 0, 0,
+                                     report->errors.empty()
+                                         ? "no kernel artifacts found (.amdgcn, .hsaco, .cubin, "
+                                           ".ptx, .sass or metadata .json)"
+                                         : "no readable kernel artifacts"),
+        kExitInput);
+  std::string verdict = report->errors.empty() ? "OK" : "PARTIAL";
+
+  if (opts.format == "json") {
+    Json j = envelope("probe", verdict, kExitOk);
+    j["inputs"] = opts.paths;
+    j["files_read"] = report->filesRead;
+    j["files_skipped"] = report->filesSkipped;
+    j["errors"] = report->errors;
+    Json kernels = Json::array();
+    for (auto &k : report->kernels)
+      kernels.push_back(kernelJson(k));
+    j["kernels"] = kernels;
+    printJson(j);
+    return kExitOk;
+  }
+  std::string out;
+  for (auto &k : report->kernels)
+    out += kernelText(k) + "\n";
+  out += fmt::format("{} kernel(s) from {} file(s){}{}\n", report->kernels.size(),
+                     report->filesRead,
+                     report->filesSkipped
+                         ? fmt::format(", {} other file(s) skipped", report->filesSkipped)
+                         : "",
+                     report->errors.empty()
+                         ? ""
+                         : fmt::format(", {} unreadable (see stderr)", report->errors.size()));
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return kExitOk;
+}
+
+} // namespace
+
+void addProbeCommand(CLI::App &root) {
+  auto *cmd = root.add_subcommand(
+      "probe", "Registers, spills, shared memory/LDS and occupancy per kernel, every limiter");
+  cmd->add_option("paths", opts.paths,
+                  "Triton cache or dump directories (searched recursively) or artifact files")
+      ->required();
+  cmd->add_option("--arch", opts.arch, "Override the target arch (gfx942, sm_90, ...)");
+  cmd->add_option("-j,--jobs", opts.jobs, "Files read in parallel (0: all cores)")
+      ->capture_default_str();
+  cmd->add_flag("-q,--quiet", opts.quiet, "No progress line on a terminal");
+  addFormatOptions(cmd, opts.format, opts.json);
+}
+
+int runProbeCommand() { return execute(); }
+
+} // namespace tilexform::cli
