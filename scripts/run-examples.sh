@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds, and runs tilexform's main jobs on the shipped examples:
 # inspect and layout, recover (plain Triton's layouts as Gluon constructors),
-# verify (a Gluon anchor against its plain kernel).
+# verify (a Gluon anchor against its plain kernel), probe (occupancy from
+# compile artifacts).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 "$here/scripts/setup.sh" "$here/build" -DTILEXFORM_TESTS=OFF
@@ -21,3 +22,4 @@ done
 run recover --out "$here/build/anchor_layouts.py" --force "$ex/sm90_matmul_f16_128x128x64_w4_s3.ttgir"
 run verify "$ex/sm90_vadd_b1024_w4.ttgir" "$ex/sm90_gluon_vadd_faithful_b1024_w4.ttgir"
 run verify "$ex/sm90_vadd_b1024_w4.ttgir" "$ex/sm90_gluon_vadd_narrow_b1024_w4.ttgir"
+run probe "$ex/artifacts"

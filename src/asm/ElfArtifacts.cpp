@@ -31,8 +31,8 @@ llvm::Error corrupt(const std::string &file, const std::string &what, llvm::Erro
   return artifactError(file, 0, 0, what + ": " + why);
 }
 
-llvm::Expected<ElfFile> openElf(const std::string &file, llvm::StringRef bytes,
-                                unsigned machine, const char *what) {
+llvm::Expected<ElfFile> openElf(const std::string &file, llvm::StringRef bytes, unsigned machine,
+                                const char *what) {
   if (bytes.size() < 4 || !bytes.starts_with("\x7f"
                                              "ELF"))
     return artifactError(file, 0, 0, std::string("not an ELF file (expected ") + what + ")");
@@ -184,8 +184,7 @@ llvm::Error readAmdgpuNote(const ElfFile &ef, const std::string &file,
 
 } // namespace
 
-llvm::Expected<std::vector<KernelFacts>> readHsaco(const std::string &file,
-                                                    llvm::StringRef bytes) {
+llvm::Expected<std::vector<KernelFacts>> readHsaco(const std::string &file, llvm::StringRef bytes) {
   auto ef = openElf(file, bytes, llvm::ELF::EM_AMDGPU, "an AMDGPU code object");
   if (!ef)
     return ef.takeError();
@@ -234,8 +233,9 @@ llvm::Expected<std::vector<KernelFacts>> readHsaco(const std::string &file,
       const char *p = bytes.data() + off;
       uint32_t rsrc1 = llvm::support::endian::read32le(p + 48);
       if (gfx9) {
-        k.vgprsForOccupancy = fig(((rsrc1 & 0x3f) + 1) * 8, file,
-                                  k.kernel + ".kd COMPUTE_PGM_RSRC1.GRANULATED_WORKITEM_VGPR_COUNT");
+        k.vgprsForOccupancy =
+            fig(((rsrc1 & 0x3f) + 1) * 8, file,
+                k.kernel + ".kd COMPUTE_PGM_RSRC1.GRANULATED_WORKITEM_VGPR_COUNT");
         k.sgprsForOccupancy =
             fig((((rsrc1 >> 6) & 0xf) + 1) * 8, file,
                 k.kernel + ".kd COMPUTE_PGM_RSRC1.GRANULATED_WAVEFRONT_SGPR_COUNT");
@@ -268,13 +268,12 @@ enum : uint8_t { kEifmtNval = 1, kEifmtBval = 2, kEifmtHval = 3, kEifmtSval = 4 
 
 struct NvInfoRecord {
   uint8_t attr = 0;
-  uint32_t value = 0;       // Bval/Hval
-  llvm::StringRef payload;  // Sval
+  uint32_t value = 0;      // Bval/Hval
+  llvm::StringRef payload; // Sval
 };
 
-llvm::Expected<std::vector<NvInfoRecord>> parseNvInfo(llvm::StringRef data,
-                                                       const std::string &file,
-                                                       llvm::StringRef section) {
+llvm::Expected<std::vector<NvInfoRecord>> parseNvInfo(llvm::StringRef data, const std::string &file,
+                                                      llvm::StringRef section) {
   std::vector<NvInfoRecord> out;
   size_t i = 0;
   while (i + 2 <= data.size()) {
@@ -318,8 +317,7 @@ std::optional<std::string> cudaArchFromHeader(const ELFT::Ehdr &h) {
 
 } // namespace
 
-llvm::Expected<std::vector<KernelFacts>> readCubin(const std::string &file,
-                                                    llvm::StringRef bytes) {
+llvm::Expected<std::vector<KernelFacts>> readCubin(const std::string &file, llvm::StringRef bytes) {
   auto ef = openElf(file, bytes, llvm::ELF::EM_CUDA, "a CUDA binary");
   if (!ef)
     return ef.takeError();

@@ -52,8 +52,7 @@ llvm::Error collect(const std::string &path, std::vector<Candidate> &out) {
     return llvm::Error::success();
   }
   std::vector<Candidate> found;
-  fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec),
-      end;
+  fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
     const auto &entry = *it;
     std::error_code typeEc;
@@ -162,9 +161,8 @@ ProbedKernel join(const std::string &name, const std::vector<const KernelFacts *
   for (const KernelFacts *f : facts)
     if (archSource && f->arch && *f->arch != *archSource->arch)
       k.notes.push_back("arch disagrees: " + llvm::sys::path::filename(f->file).str() + " says " +
-                        *f->arch + ", " +
-                        llvm::sys::path::filename(archSource->file).str() + " says " +
-                        *archSource->arch);
+                        *f->arch + ", " + llvm::sys::path::filename(archSource->file).str() +
+                        " says " + *archSource->arch);
 
   pick(k, facts, "num_warps", &KernelFacts::numWarps,
        {AK::MetadataJson, AK::Cubin, AK::Hsaco, AK::Amdgcn, AK::Ptx});
@@ -254,11 +252,11 @@ ProbedKernel join(const std::string &name, const std::vector<const KernelFacts *
     k.declined = llvm::toString(occ.takeError());
     return k;
   }
-  if (auto llvmOcc = k.get("compiler_occupancy"); llvmOcc && occ->wavesPerSimd &&
-                                                   *llvmOcc != *occ->wavesPerSimd)
+  if (auto llvmOcc = k.get("compiler_occupancy");
+      llvmOcc && occ->wavesPerSimd && *llvmOcc != *occ->wavesPerSimd)
     k.notes.push_back("LLVM's '; Occupancy: " + std::to_string(*llvmOcc) +
-                      "' differs from the register-limited " +
-                      std::to_string(*occ->wavesPerSimd) + " waves/SIMD");
+                      "' differs from the register-limited " + std::to_string(*occ->wavesPerSimd) +
+                      " waves/SIMD");
   k.occupancy = std::move(*occ);
   return k;
 }

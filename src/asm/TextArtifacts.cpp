@@ -127,8 +127,7 @@ std::optional<std::string> normaliseArch(llvm::StringRef text) {
 
 // ---------------------------------------------------------------- AMDGCN --
 
-llvm::Expected<std::vector<KernelFacts>> readAmdgcn(const std::string &file,
-                                                     llvm::StringRef text) {
+llvm::Expected<std::vector<KernelFacts>> readAmdgcn(const std::string &file, llvm::StringRef text) {
   if (auto err = requireText(file, text, "AMDGCN assembly"))
     return err;
   std::vector<KernelFacts> kernels;
@@ -420,7 +419,7 @@ llvm::Expected<std::vector<KernelFacts>> readSass(const std::string &file, llvm:
 // ---------------------------------------------------------- metadata JSON --
 
 llvm::Expected<std::vector<KernelFacts>> readMetadataJson(const std::string &file,
-                                                           llvm::StringRef text) {
+                                                          llvm::StringRef text) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text.begin(), text.end());
@@ -476,8 +475,8 @@ llvm::Expected<std::vector<KernelFacts>> readMetadataJson(const std::string &fil
       llvm::StringRef s(t.get_ref<const std::string &>());
       size_t a = s.find("arch=");
       if (a != llvm::StringRef::npos)
-        k.arch = normaliseArch(s.substr(a + 5).take_until([](char c) { return c == ','; }).trim(
-            "'\" )"));
+        k.arch = normaliseArch(
+            s.substr(a + 5).take_until([](char c) { return c == ','; }).trim("'\" )"));
     }
     if (k.arch)
       k.archFrom = "target";
@@ -491,7 +490,7 @@ llvm::Expected<std::vector<KernelFacts>> readMetadataJson(const std::string &fil
 }
 
 llvm::Expected<std::vector<KernelFacts>> readArtifact(ArtifactKind kind, const std::string &file,
-                                                       llvm::StringRef contents) {
+                                                      llvm::StringRef contents) {
   switch (kind) {
   case ArtifactKind::Amdgcn:
     return readAmdgcn(file, contents);

@@ -99,16 +99,15 @@ std::string kernelText(const asmfile::ProbedKernel &k) {
     std::string vgprs = show(k.get("registers"));
     if (auto a = k.get("arch_vgprs"), g = k.get("agprs"); a && g && *g > 0)
       vgprs += fmt::format(" ({} arch + {} AGPR)", *a, *g);
-    out += fmt::format("  warps {}  VGPRs {}  SGPRs {}  spills {}  LDS {}\n",
-                       show(k.get("num_warps")), vgprs, show(k.get("sgprs")), show(k.spills),
-                       sharedText);
+    out +=
+        fmt::format("  warps {}  VGPRs {}  SGPRs {}  spills {}  LDS {}\n", show(k.get("num_warps")),
+                    vgprs, show(k.get("sgprs")), show(k.spills), sharedText);
   } else {
-    out += fmt::format("  warps {}  registers {}  spills {}  shared {}{}\n",
-                       show(k.get("num_warps")), show(k.get("registers")), show(k.spills),
-                       sharedText,
-                       k.get("tmem_columns").value_or(0)
-                           ? fmt::format("  TMEM {} columns", *k.get("tmem_columns"))
-                           : "");
+    out += fmt::format(
+        "  warps {}  registers {}  spills {}  shared {}{}\n", show(k.get("num_warps")),
+        show(k.get("registers")), show(k.spills), sharedText,
+        k.get("tmem_columns").value_or(0) ? fmt::format("  TMEM {} columns", *k.get("tmem_columns"))
+                                          : "");
   }
   if (!k.declined.empty()) {
     out += fmt::format("  occupancy declined: {}\n", k.declined);
@@ -190,14 +189,11 @@ int execute() {
   std::string out;
   for (auto &k : report->kernels)
     out += kernelText(k) + "\n";
-  out += fmt::format("{} kernel(s) from {} file(s){}{}\n", report->kernels.size(),
-                     report->filesRead,
-                     report->filesSkipped
-                         ? fmt::format(", {} other file(s) skipped", report->filesSkipped)
-                         : "",
-                     report->errors.empty()
-                         ? ""
-                         : fmt::format(", {} unreadable (see stderr)", report->errors.size()));
+  out += fmt::format(
+      "{} kernel(s) from {} file(s){}{}\n", report->kernels.size(), report->filesRead,
+      report->filesSkipped ? fmt::format(", {} other file(s) skipped", report->filesSkipped) : "",
+      report->errors.empty() ? ""
+                             : fmt::format(", {} unreadable (see stderr)", report->errors.size()));
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitOk;
 }

@@ -25,8 +25,7 @@ public:
     if (!f)
       return std::nullopt;
     std::string line = fmt::format("{}.{} = {} ({})", arch_, key, f->value, f->source);
-    if (std::find(out_.figuresUsed.begin(), out_.figuresUsed.end(), line) ==
-        out_.figuresUsed.end())
+    if (std::find(out_.figuresUsed.begin(), out_.figuresUsed.end(), line) == out_.figuresUsed.end())
       out_.figuresUsed.push_back(line);
     return f->value;
   }
@@ -80,9 +79,9 @@ llvm::Expected<Occupancy> nvidia(const OccupancyInput &in, Occupancy occ) {
   auto reserved = f.need("reserved_shared_memory_per_block_bytes");
   auto smemUnit = f.need("shared_memory_alloc_granularity_bytes");
   auto maxThreads = f.need("max_threads_per_block");
-  for (llvm::Expected<int64_t> *e : {&maxWarps, &maxBlocks, &regsPerSm, &regUnit, &subParts,
-                                     &maxRegs, &smemSm, &smemOptin, &reserved, &smemUnit,
-                                     &maxThreads})
+  for (llvm::Expected<int64_t> *e :
+       {&maxWarps, &maxBlocks, &regsPerSm, &regUnit, &subParts, &maxRegs, &smemSm, &smemOptin,
+        &reserved, &smemUnit, &maxThreads})
     if (!*e)
       return e->takeError();
   int64_t warpSize = 32, w = in.numWarps, threads = w * warpSize;
@@ -129,10 +128,9 @@ llvm::Expected<Occupancy> nvidia(const OccupancyInput &in, Occupancy occ) {
                                 *in.sharedBytes, *reserved, *smemOptin);
     } else {
       smem.allows = *smemSm / perBlock;
-      smem.detail =
-          fmt::format("({} B + {} B reserved, granule {}) = {} B/block; floor({} / {}) = {}",
-                      *in.sharedBytes, *reserved, *smemUnit, perBlock, *smemSm, perBlock,
-                      *smem.allows);
+      smem.detail = fmt::format(
+          "({} B + {} B reserved, granule {}) = {} B/block; floor({} / {}) = {}", *in.sharedBytes,
+          *reserved, *smemUnit, perBlock, *smemSm, perBlock, *smem.allows);
     }
   }
 
@@ -142,13 +140,13 @@ llvm::Expected<Occupancy> nvidia(const OccupancyInput &in, Occupancy occ) {
   if (in.tmemColumns && *in.tmemColumns > 0) {
     if (auto cols = f.get("tmem_columns_per_sm")) {
       int64_t c = *in.tmemColumns;
-      occ.limits.push_back(Limiter{"tmem", *cols / c, true,
-                                   fmt::format("floor({} TMEM columns / {}) = {}", *cols, c,
-                                               *cols / c)});
+      occ.limits.push_back(
+          Limiter{"tmem", *cols / c, true,
+                  fmt::format("floor({} TMEM columns / {}) = {}", *cols, c, *cols / c)});
     } else {
-      occ.limits.push_back(Limiter{"tmem", std::nullopt, false,
-                                   "kernel allocates tensor memory but " + in.arch +
-                                       " has no TMEM figure"});
+      occ.limits.push_back(
+          Limiter{"tmem", std::nullopt, false,
+                  "kernel allocates tensor memory but " + in.arch + " has no TMEM figure"});
     }
   }
   decideBinding(occ);
@@ -176,16 +174,16 @@ llvm::Expected<Occupancy> amd(const OccupancyInput &in, Occupancy occ) {
       occ.wavesByVgpr = 0;
     else
       occ.wavesByVgpr =
-          v <= 0 ? *cap : std::min<int64_t>(*cap, *file / std::max<int64_t>(*granule,
-                                                                            roundUp(v, *granule)));
+          v <= 0
+              ? *cap
+              : std::min<int64_t>(*cap, *file / std::max<int64_t>(*granule, roundUp(v, *granule)));
   }
   // SGPRs only limit on GFX9 (CDNA); GFX10+ gives every wave its own SGPRs.
   auto sgprFile = f.get("sgprs_per_simd");
   auto sgprGranule = f.get("sgpr_alloc_granule");
   if (sgprFile && sgprGranule && in.sgprs)
-    occ.wavesBySgpr = std::clamp<int64_t>(*sgprFile / roundUp(std::max<int64_t>(*in.sgprs, 1),
-                                                              *sgprGranule),
-                                          1, *cap);
+    occ.wavesBySgpr = std::clamp<int64_t>(
+        *sgprFile / roundUp(std::max<int64_t>(*in.sgprs, 1), *sgprGranule), 1, *cap);
   if (occ.wavesByVgpr)
     occ.wavesPerSimd =
         occ.wavesBySgpr ? std::min(*occ.wavesByVgpr, *occ.wavesBySgpr) : *occ.wavesByVgpr;
@@ -224,8 +222,7 @@ llvm::Expected<Occupancy> amd(const OccupancyInput &in, Occupancy occ) {
     } else {
       lds.allows = *ldsCu / perWg;
       lds.detail = fmt::format("{} B (granule {}) per workgroup; floor({} / {}) = {}",
-                               *in.sharedBytes, ldsGranule.value_or(1), *ldsCu, perWg,
-                               *lds.allows);
+                               *in.sharedBytes, ldsGranule.value_or(1), *ldsCu, perWg, *lds.allows);
     }
   }
   Limiter wgs{"workgroups", std::nullopt, true, ""};
@@ -256,14 +253,15 @@ std::optional<std::string> vendorOf(const std::string &arch) {
 llvm::Expected<Occupancy> computeOccupancy(const OccupancyInput &in) {
   auto vendor = vendorOf(in.arch);
   if (!vendor)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "no hardware figures for arch '" + in.arch +
-                                       "' (known: " + [] {
-                                         std::string s;
-                                         for (auto &a : knownArchs())
-                                           s += (s.empty() ? "" : ", ") + a;
-                                         return s;
-                                       }() + "); declined");
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(), "no hardware figures for arch '" + in.arch + "' (known: " +
+                                            [] {
+                                              std::string s;
+                                              for (auto &a : knownArchs())
+                                                s += (s.empty() ? "" : ", ") + a;
+                                              return s;
+                                            }() +
+                                            "); declined");
   if (in.numWarps <= 0)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "warps per block unknown (needs the metadata JSON, the "

@@ -55,15 +55,15 @@ TEST(Probe, AmdWavesPerSimdEqualLlvmOccupancyFromAmdgcnAndHsaco) {
       std::string text = readAll(amdgcn);
       ASSERT_TRUE(std::regex_search(text, m, std::regex("; Occupancy: (\\d+)"))) << amdgcn;
       int64_t llvmOccupancy = std::stoll(m[1]);
-      for (auto files : {std::vector<std::string>{amdgcn, json}, {hsaco, json}, {amdgcn},
-                         {hsaco}}) {
+      for (auto files :
+           {std::vector<std::string>{amdgcn, json}, {hsaco, json}, {amdgcn}, {hsaco}}) {
         auto k = probeOne(files);
         ASSERT_TRUE(k.occupancy) << files.front() << ": " << k.declined;
         EXPECT_EQ(k.occupancy->wavesPerSimd, llvmOccupancy) << files.front();
         EXPECT_EQ(k.arch, target) << files.front();
-        EXPECT_EQ(k.get("num_warps"), std::stoll(std::regex_search(c, m, std::regex("_w(\\d+)"))
-                                                     ? std::string(m[1])
-                                                     : "0"))
+        EXPECT_EQ(
+            k.get("num_warps"),
+            std::stoll(std::regex_search(c, m, std::regex("_w(\\d+)")) ? std::string(m[1]) : "0"))
             << files.front();
       }
       ++checked;
@@ -179,17 +179,16 @@ TEST(Occupancy, NvidiaFormulaMatchesMeasuredTable) {
   // one-warp case and the shared-memory edges of the sweep.
   struct Case {
     int64_t warps, regs, shared, blocks;
-  } cases[] = {{4, 26, 0, 16},       {1, 69, 0, 28},       {4, 206, 98304, 2},
-               {8, 107, 98304, 2},   {4, 58, 16384, 8},    {8, 188, 147456, 1},
-               {4, 127, 98304, 2},   {4, 255, 131072, 1},  {4, 154, 98328, 2},
-               {4, 32, 76800, 3},    {4, 32, 76801, 2},    {4, 32, 115713, 1},
-               {4, 32, 232448, 1},   {4, 96, 0, 5},        {4, 220, 0, 2}};
+  } cases[] = {{4, 26, 0, 16},     {1, 69, 0, 28},      {4, 206, 98304, 2}, {8, 107, 98304, 2},
+               {4, 58, 16384, 8},  {8, 188, 147456, 1}, {4, 127, 98304, 2}, {4, 255, 131072, 1},
+               {4, 154, 98328, 2}, {4, 32, 76800, 3},   {4, 32, 76801, 2},  {4, 32, 115713, 1},
+               {4, 32, 232448, 1}, {4, 96, 0, 5},       {4, 220, 0, 2}};
   for (auto &c : cases) {
     hw::OccupancyInput in{"sm_90", c.warps, c.regs, std::nullopt, c.shared, std::nullopt};
     auto occ = hw::computeOccupancy(in);
     ASSERT_TRUE(static_cast<bool>(occ)) << llvm::toString(occ.takeError());
-    EXPECT_EQ(occ->resident, c.blocks) << c.warps << " warps, " << c.regs << " regs, " << c.shared
-                                       << " B";
+    EXPECT_EQ(occ->resident, c.blocks)
+        << c.warps << " warps, " << c.regs << " regs, " << c.shared << " B";
   }
   hw::OccupancyInput tooBig{"sm_90", 4, 32, std::nullopt, 232449, std::nullopt};
   EXPECT_EQ(hw::computeOccupancy(tooBig)->resident, 0);
@@ -200,12 +199,12 @@ TEST(Occupancy, AmdVgprStepsAreMaximal) {
   struct Step {
     const char *arch;
     int64_t vgprs, waves;
-  } steps[] = {{"gfx942", 64, 8},   {"gfx942", 72, 7},   {"gfx942", 80, 6},   {"gfx942", 96, 5},
-               {"gfx942", 128, 4},  {"gfx942", 168, 3},  {"gfx942", 256, 2},  {"gfx942", 512, 1},
-               {"gfx950", 256, 2},  {"gfx90a", 168, 3},  {"gfx1201", 96, 16}, {"gfx1201", 120, 12},
+  } steps[] = {{"gfx942", 64, 8},    {"gfx942", 72, 7},   {"gfx942", 80, 6},   {"gfx942", 96, 5},
+               {"gfx942", 128, 4},   {"gfx942", 168, 3},  {"gfx942", 256, 2},  {"gfx942", 512, 1},
+               {"gfx950", 256, 2},   {"gfx90a", 168, 3},  {"gfx1201", 96, 16}, {"gfx1201", 120, 12},
                {"gfx1201", 144, 10}, {"gfx1201", 168, 9}, {"gfx1201", 192, 8}, {"gfx1201", 216, 7},
-               {"gfx1201", 240, 6}, {"gfx1100", 256, 5}, {"gfx1250", 64, 16}, {"gfx1250", 80, 12},
-               {"gfx1250", 128, 8}, {"gfx1250", 256, 4}};
+               {"gfx1201", 240, 6},  {"gfx1100", 256, 5}, {"gfx1250", 64, 16}, {"gfx1250", 80, 12},
+               {"gfx1250", 128, 8},  {"gfx1250", 256, 4}};
   for (auto &s : steps) {
     hw::OccupancyInput at{s.arch, 4, s.vgprs, std::nullopt, std::nullopt, std::nullopt};
     EXPECT_EQ(hw::computeOccupancy(at)->wavesPerSimd, s.waves) << s.arch << " " << s.vgprs;

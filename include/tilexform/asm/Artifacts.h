@@ -52,21 +52,18 @@ struct KernelFacts {
 llvm::Error artifactError(const std::string &file, unsigned line, unsigned col,
                           const std::string &message);
 
-llvm::Expected<std::vector<KernelFacts>> readAmdgcn(const std::string &file,
-                                                     llvm::StringRef text);
-llvm::Expected<std::vector<KernelFacts>> readHsaco(const std::string &file,
-                                                    llvm::StringRef bytes);
-llvm::Expected<std::vector<KernelFacts>> readCubin(const std::string &file,
-                                                    llvm::StringRef bytes);
+llvm::Expected<std::vector<KernelFacts>> readAmdgcn(const std::string &file, llvm::StringRef text);
+llvm::Expected<std::vector<KernelFacts>> readHsaco(const std::string &file, llvm::StringRef bytes);
+llvm::Expected<std::vector<KernelFacts>> readCubin(const std::string &file, llvm::StringRef bytes);
 llvm::Expected<std::vector<KernelFacts>> readPtx(const std::string &file, llvm::StringRef text);
 llvm::Expected<std::vector<KernelFacts>> readSass(const std::string &file, llvm::StringRef text);
 /// A Triton metadata JSON; an error for JSON that is not Triton's.
 llvm::Expected<std::vector<KernelFacts>> readMetadataJson(const std::string &file,
-                                                           llvm::StringRef text);
+                                                          llvm::StringRef text);
 
 /// Dispatches on `kind`.
 llvm::Expected<std::vector<KernelFacts>> readArtifact(ArtifactKind kind, const std::string &file,
-                                                       llvm::StringRef contents);
+                                                      llvm::StringRef contents);
 
 /// "gfx942" from "amdgcn-amd-amdhsa--gfx942" or "gfx942:sramecc+:xnack-";
 /// "sm_90" from "sm_90a", "sm90", "cuda:90" or 90. None when not an arch.

@@ -14,7 +14,7 @@
 namespace tilexform::hw {
 
 struct OccupancyInput {
-  std::string arch;  // "gfx942", "sm_90"
+  std::string arch;     // "gfx942", "sm_90"
   int64_t numWarps = 0; // warps (NVIDIA) or wavefronts (AMD) per block/workgroup
   /// NVIDIA: registers per thread. AMD: VGPRs the wave is allocated
   /// (NumVGPRsForWavesPerEU; arch VGPRs and AGPRs together on CDNA).
