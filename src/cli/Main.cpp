@@ -11,7 +11,7 @@ namespace tilexform::cli {
 
 int run(int argc, char **argv) {
   CLI::App app{"tilexform: read Triton dumps and artifacts; recover and verify Gluon layouts; "
-               "probe occupancy",
+               "probe occupancy; survey kernel sources",
                "tilexform"};
   app.set_version_flag("--version", std::string("tilexform ") + kVersion);
   app.require_subcommand(1);
@@ -20,6 +20,7 @@ int run(int argc, char **argv) {
   addRecoverCommand(app);
   addVerifyCommand(app);
   addProbeCommand(app);
+  addSurveyCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {
@@ -46,6 +47,8 @@ int run(int argc, char **argv) {
         return runVerifyCommand();
       if (sub->get_name() == "probe")
         return runProbeCommand();
+      if (sub->get_name() == "survey")
+        return runSurveyCommand();
     }
   } catch (const std::exception &e) {
     return reportError(std::string("internal error: ") + e.what(), kExitInternal);

@@ -17,3 +17,4 @@ config.substitutions.append(("%docs", os.path.join(config.source_root, "docs")))
 # The system interpreter: Debian's python3-jsonschema lives there.
 config.substitutions.append(("%python", "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"))
 config.substitutions.append(("%artifacts", os.path.join(config.source_root, "tests", "artifacts")))
+config.substitutions.append(("%survey", os.path.join(config.source_root, "tests", "survey")))

@@ -13,7 +13,15 @@ for p in schema_path.parent.glob("*.schema.json"):
     s = json.loads(p.read_text())
     store[s["$id"]] = s
 schema = json.loads(schema_path.read_text())
-resolver = jsonschema.RefResolver(base_uri=schema["$id"], referrer=schema, store=store)
 doc = json.load(sys.stdin)
-jsonschema.Draft202012Validator(schema, resolver=resolver).validate(doc)
+try:
+    # jsonschema >= 4.18 resolves references through `referencing`.
+    from referencing import Registry, Resource
+
+    registry = Registry().with_resources(
+        [(sid, Resource.from_contents(s)) for sid, s in store.items()])
+    jsonschema.Draft202012Validator(schema, registry=registry).validate(doc)
+except ImportError:
+    resolver = jsonschema.RefResolver(base_uri=schema["$id"], referrer=schema, store=store)
+    jsonschema.Draft202012Validator(schema, resolver=resolver).validate(doc)
 print("valid", schema["$id"])

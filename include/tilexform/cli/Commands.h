@@ -21,5 +21,7 @@ void addVerifyCommand(CLI::App &root);
 int runVerifyCommand();
 void addProbeCommand(CLI::App &root);
 int runProbeCommand();
+void addSurveyCommand(CLI::App &root);
+int runSurveyCommand();
 
 } // namespace tilexform::cli

@@ -1,0 +1,87 @@
+// survey: which loops of which kernels can pipeline by which knob, and which
+// source patterns silently defeat a port or a tuning result. Works on the
+// parsed Python source (tilexform/source/Python.h), never on regexes.
+#pragma once
+
+#include <llvm/Support/Error.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilexform::source {
+
+/// One loop inside a kernel and the knob that decides its pipelining:
+///  annotated  tl.range(..., num_stages=N): the annotation decides
+///  launch     bare range with a dot in the loop: the launch num_stages decides
+///  none       dot-free bare range: nothing pipelines it until annotated
+///  frozen     a literal num_stages of 0 or 1: no tuner can reach a depth
+///  static     tl.static_range: unrolled, never pipelined
+struct LoopRecord {
+  unsigned line = 0, col = 0;
+  std::string form;
+  int dots = 0;
+  std::string iterator;   // "range", "tl.range", "tl.static_range", ... as written
+  std::string numStages;  // the num_stages argument as written, "" when absent
+  std::string why;
+};
+
+/// A finding: `kind` is one of the rule ids in surveyRules().
+struct Finding {
+  std::string kind;
+  std::string file;
+  unsigned line = 0, col = 0;
+  std::string kernel; // the kernel it concerns, "" for file-level findings
+  std::string message;
+};
+
+struct KernelRecord {
+  std::string name, file;
+  unsigned line = 0;
+  std::string dialect; // "triton" or "gluon"
+  bool autotuned = false, heuristics = false;
+  std::vector<std::string> decorators;
+  std::vector<LoopRecord> loops;
+  std::vector<Finding> findings;
+};
+
+struct FileSurvey {
+  std::vector<KernelRecord> kernels;
+  std::vector<Finding> findings; // not tied to one kernel
+};
+
+struct SurveyRule {
+  const char *id;
+  const char *title; // one line
+  const char *why;   // the reason it matters, for docs and SARIF
+};
+const std::vector<SurveyRule> &surveyRules();
+
+/// Surveys one source file (already read). Errors: syntax errors with
+/// file:line:col.
+llvm::Expected<FileSurvey> surveySource(llvm::StringRef text, const std::string &file);
+
+struct SurveyOptions {
+  std::vector<std::string> excludes; // gitignore-style patterns, relative to each root
+  bool useGitignore = true;
+  unsigned jobs = 0;
+  std::function<void(size_t, size_t)> progress;
+};
+
+struct SurveyReport {
+  std::vector<KernelRecord> kernels;
+  std::vector<Finding> findings; // file-level
+  std::vector<std::string> errors; // one line per unreadable / non-UTF-8 / unparsable file
+  size_t filesScanned = 0, filesWithKernels = 0, filesExcluded = 0;
+};
+
+/// Walks the trees (or files) and surveys every .py file. Fails only for a
+/// root that does not exist.
+llvm::Expected<SurveyReport> survey(const std::vector<std::string> &roots,
+                                    const SurveyOptions &options);
+
+/// Whether `path` (relative, '/'-separated) matches a gitignore pattern.
+bool gitignoreMatch(llvm::StringRef pattern, llvm::StringRef path, bool isDirectory);
+
+} // namespace tilexform::source

@@ -1,0 +1,1213 @@
+#include "tilexform/source/Survey.h"
+
+#include "tilexform/source/Python.h"
+#include "tilexform/support/InputError.h"
+
+#include <llvm/Support/ConvertUTF.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Parallel.h>
+#include <llvm/Support/Threading.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+
+namespace tilexform::source {
+
+namespace {
+
+using K = NodeKind;
+
+// ------------------------------------------------------------ traversal --
+
+template <class F> void forEachChild(Node *n, F &&f) {
+  for (auto *list : {&n->decorators, &n->params, &n->kids, &n->body, &n->handlers, &n->orelse,
+                     &n->finalbody})
+    for (Node *c : *list)
+      if (c)
+        f(c);
+}
+
+/// Pre-order walk with the chain of ancestors.
+template <class F> void walk(Node *n, std::vector<Node *> &stack, F &&f) {
+  f(n, stack);
+  stack.push_back(n);
+  forEachChild(n, [&](Node *c) { walk(c, stack, f); });
+  stack.pop_back();
+}
+
+template <class F> void walkAll(Node *n, F &&f) {
+  std::vector<Node *> stack;
+  walk(n, stack, [&](Node *m, std::vector<Node *> &) { f(m); });
+}
+
+/// Walks a kernel body without entering nested function definitions.
+template <class F> void walkBody(const std::vector<Node *> &body, F &&f) {
+  std::function<void(Node *)> go = [&](Node *n) {
+    f(n);
+    if (n->kind == K::FunctionDef || n->kind == K::ClassDef || n->kind == K::Lambda)
+      return;
+    forEachChild(n, go);
+  };
+  for (Node *s : body)
+    go(s);
+}
+
+std::string lastComponent(const std::string &dotted) {
+  size_t dot = dotted.rfind('.');
+  return dot == std::string::npos ? dotted : dotted.substr(dot + 1);
+}
+
+const Node *keywordArg(const Node *call, llvm::StringRef name) {
+  for (size_t i = 1; i < call->kids.size(); ++i) {
+    const Node *a = call->kids[i];
+    if (a && a->kind == K::Keyword && a->text == name)
+      return a->kids[0];
+  }
+  return nullptr;
+}
+
+std::vector<const Node *> positionalArgs(const Node *call) {
+  std::vector<const Node *> out;
+  for (size_t i = 1; i < call->kids.size(); ++i)
+    if (call->kids[i] && call->kids[i]->kind != K::Keyword)
+      out.push_back(call->kids[i]);
+  return out;
+}
+
+void collectNames(const Node *n, std::vector<const Node *> &out) {
+  if (!n)
+    return;
+  if (n->kind == K::Name)
+    out.push_back(n);
+  forEachChild(const_cast<Node *>(n), [&](Node *c) { collectNames(c, out); });
+}
+
+/// Names bound by an assignment target (x, (a, b), *rest); not x.attr or x[i].
+void targetNames(const Node *t, std::set<std::string> &out) {
+  if (!t)
+    return;
+  if (t->kind == K::Name)
+    out.insert(t->text);
+  else if (t->kind == K::Tuple || t->kind == K::List || t->kind == K::Starred)
+    for (const Node *c : t->kids)
+      targetNames(c, out);
+}
+
+// ------------------------------------------------------------- imports --
+
+struct Imports {
+  std::map<std::string, std::string> alias; // bound name -> module path
+  bool targetsCdna3 = false;
+
+  std::string resolve(const Node *n) const {
+    std::string d = dottedName(n);
+    if (d.empty())
+      return d;
+    size_t dot = d.find('.');
+    std::string head = d.substr(0, dot);
+    auto it = alias.find(head);
+    if (it == alias.end())
+      return d;
+    return it->second + (dot == std::string::npos ? "" : d.substr(dot));
+  }
+};
+
+Imports collectImports(Node *root) {
+  Imports im;
+  walkAll(root, [&](Node *n) {
+    if (n->kind == K::Import) {
+      for (Node *a : n->kids) {
+        if (!a->alias.empty())
+          im.alias[a->alias] = a->text;
+        else
+          im.alias[a->text.substr(0, a->text.find('.'))] = a->text.substr(0, a->text.find('.'));
+        if (llvm::StringRef(a->text).contains("amd.cdna3"))
+          im.targetsCdna3 = true;
+      }
+    } else if (n->kind == K::ImportFrom) {
+      if (llvm::StringRef(n->text).contains("amd.cdna3"))
+        im.targetsCdna3 = true;
+      for (Node *a : n->kids) {
+        if (a->text == "*")
+          continue;
+        im.alias[a->alias.empty() ? a->text : a->alias] = n->text + "." + a->text;
+        if (a->text == "cdna3")
+          im.targetsCdna3 = true;
+      }
+    } else if (n->kind == K::Str) {
+      std::string v = llvm::StringRef(n->value).lower();
+      if (v.find("gfx942") != std::string::npos || v.find("cdna3") != std::string::npos)
+        im.targetsCdna3 = true;
+    } else if ((n->kind == K::Name || n->kind == K::Attribute) && n->text == "cdna3") {
+      im.targetsCdna3 = true;
+    }
+  });
+  return im;
+}
+
+bool isGluonPath(const std::string &r) {
+  llvm::StringRef s(r);
+  return s.starts_with("triton.experimental.gluon") || s.starts_with("gluon.") ||
+         s.starts_with("gl.") || s.starts_with("ttgl.");
+}
+
+/// A call into a kernel language namespace (tl.*, gl.*, and Gluon's
+/// arch submodules).
+bool isLanguagePath(const std::string &r) {
+  llvm::StringRef s(r);
+  return s.starts_with("triton.language.") || s.starts_with("triton.experimental.gluon.") ||
+         s.starts_with("tl.") || s.starts_with("gl.") || s.starts_with("ttgl.");
+}
+
+bool isDotLike(const std::string &r) {
+  static const std::set<std::string> names = {
+      "dot",  "dot_scaled", "mfma",          "mfma_scaled", "wmma",       "wmma_scaled",
+      "mma_v2", "warpgroup_mma", "tcgen05_mma", "tcgen05_mma_scaled", "dot_fma"};
+  return isLanguagePath(r) && names.count(lastComponent(r));
+}
+
+enum class Dialect { None, Triton, Gluon };
+
+Dialect jitDialect(const std::string &r) {
+  if (lastComponent(r) != "jit")
+    return Dialect::None;
+  if (isGluonPath(r) || llvm::StringRef(r).contains("gluon"))
+    return Dialect::Gluon;
+  if (r == "jit" || llvm::StringRef(r).starts_with("triton"))
+    return Dialect::Triton;
+  return Dialect::None;
+}
+
+bool isTritonHelper(const std::string &r, llvm::StringRef name) {
+  return lastComponent(r) == name && (llvm::StringRef(r).starts_with("triton") || r == name);
+}
+
+// -------------------------------------------------------------- kernels --
+
+struct KernelInfo {
+  Node *def = nullptr;
+  KernelRecord record;
+  Dialect dialect = Dialect::Triton;
+  Node *autotune = nullptr; // the autotune decorator call
+};
+
+struct ModuleGlobal {
+  unsigned line = 0;
+  bool constexprWrapped = false;
+};
+
+class FileAnalysis {
+public:
+  FileAnalysis(PyModule &m, llvm::StringRef text) : m_(m), text_(text) {
+    im_ = collectImports(m.root);
+  }
+
+  FileSurvey run() {
+    collectModuleGlobals();
+    findKernels();
+    for (auto &k : kernels_)
+      analyzeKernel(k);
+    analyzeLaunches();
+    analyzeFileLevel();
+    FileSurvey out;
+    for (auto &k : kernels_) {
+      std::sort(k.record.findings.begin(), k.record.findings.end(),
+                [](const Finding &a, const Finding &b) {
+                  return std::tie(a.line, a.col, a.kind) < std::tie(b.line, b.col, b.kind);
+                });
+      out.kernels.push_back(std::move(k.record));
+    }
+    std::sort(fileFindings_.begin(), fileFindings_.end(), [](const Finding &a, const Finding &b) {
+      return std::tie(a.line, a.col, a.kind) < std::tie(b.line, b.col, b.kind);
+    });
+    out.findings = std::move(fileFindings_);
+    return out;
+  }
+
+private:
+  std::string lineText(unsigned line) const {
+    llvm::StringRef rest = text_;
+    for (unsigned i = 1; i < line && !rest.empty(); ++i)
+      rest = rest.split('\n').second;
+    return rest.split('\n').first.trim().str();
+  }
+
+  Finding finding(const char *kind, const Node *at, const std::string &kernel,
+                  std::string message) {
+    return Finding{kind, m_.file, at->line, at->col, kernel, std::move(message)};
+  }
+
+  KernelInfo *kernelNamed(const std::string &name) {
+    for (auto &k : kernels_)
+      if (k.record.name == name)
+        return &k;
+    return nullptr;
+  }
+
+  void collectModuleGlobals() {
+    std::function<void(const std::vector<Node *> &)> scan = [&](const std::vector<Node *> &body) {
+      for (Node *s : body) {
+        if (s->kind == K::Assign) {
+          bool wrapped = s->kids.back()->kind == K::Call &&
+                         lastComponent(im_.resolve(s->kids.back()->kids[0])) == "constexpr";
+          for (size_t i = 0; i + 1 < s->kids.size(); ++i) {
+            std::set<std::string> names;
+            targetNames(s->kids[i], names);
+            for (auto &n : names)
+              globals_[n] = ModuleGlobal{s->line, wrapped};
+          }
+        } else if (s->kind == K::AnnAssign && s->kids[0]->kind == K::Name) {
+          bool wrapped = lastComponent(im_.resolve(s->kids[1])) == "constexpr" ||
+                         (s->kids[1]->kind == K::Str && llvm::StringRef(s->kids[1]->value)
+                                                            .ends_with("constexpr")) ||
+                         (s->kids[2] && s->kids[2]->kind == K::Call &&
+                          lastComponent(im_.resolve(s->kids[2]->kids[0])) == "constexpr");
+          globals_[s->kids[0]->text] = ModuleGlobal{s->line, wrapped};
+        } else if (s->kind == K::If || s->kind == K::Try || s->kind == K::With) {
+          scan(s->body);
+          scan(s->orelse);
+          scan(s->finalbody);
+          for (Node *h : s->handlers)
+            scan(h->body);
+        } else if (s->kind == K::FunctionDef || s->kind == K::ClassDef) {
+          definitions_.insert(s->text);
+        }
+      }
+    };
+    scan(m_.root->body);
+    // Definitions and imports shadow assignments of the same name.
+    for (auto &d : definitions_)
+      globals_.erase(d);
+    for (auto &[name, path] : im_.alias)
+      globals_.erase(name);
+  }
+
+  void findKernels() {
+    walkAll(m_.root, [&](Node *n) {
+      if (n->kind != K::FunctionDef)
+        return;
+      KernelInfo k;
+      k.def = n;
+      Dialect dialect = Dialect::None;
+      for (Node *d : n->decorators) {
+        Node *f = d->kind == K::Call ? d->kids[0] : d;
+        std::string r = im_.resolve(f);
+        std::string shown = dottedName(f);
+        if (Dialect dd = jitDialect(r); dd != Dialect::None)
+          dialect = dd;
+        if (isTritonHelper(r, "autotune")) {
+          k.record.autotuned = true;
+          if (d->kind == K::Call)
+            k.autotune = d;
+        }
+        if (isTritonHelper(r, "heuristics"))
+          k.record.heuristics = true;
+        k.record.decorators.push_back(shown.empty() ? "?" : shown);
+      }
+      if (dialect == Dialect::None)
+        return;
+      k.dialect = dialect;
+      k.record.name = n->text;
+      k.record.file = m_.file;
+      k.record.line = n->line;
+      k.record.dialect = dialect == Dialect::Gluon ? "gluon" : "triton";
+      kernels_.push_back(std::move(k));
+    });
+  }
+
+  // ---- constexpr-ness inside one kernel
+  struct Scope {
+    std::set<std::string> params, constexprParams, locals, constexprLocals;
+  };
+
+  bool isConstexpr(const Node *e, const Scope &s) const {
+    if (!e)
+      return true;
+    switch (e->kind) {
+    case K::Constant:
+    case K::Str:
+    case K::Ellipsis:
+      return true;
+    case K::Name: {
+      if (s.constexprParams.count(e->text) || s.constexprLocals.count(e->text))
+        return true;
+      if (s.params.count(e->text) || s.locals.count(e->text))
+        return false;
+      auto g = globals_.find(e->text);
+      if (g != globals_.end())
+        return g->second.constexprWrapped;
+      return isLanguagePath(im_.resolve(e)) || im_.alias.count(e->text);
+    }
+    case K::Attribute: {
+      static const std::set<std::string> typeInfo = {"dtype", "shape", "element_ty", "numel",
+                                                     "type", "value", "primitive_bitwidth"};
+      if (typeInfo.count(e->text))
+        return true;
+      if (isLanguagePath(im_.resolve(e)))
+        return true;
+      return isConstexpr(e->kids[0], s);
+    }
+    case K::Call: {
+      std::string r = im_.resolve(e->kids[0]);
+      static const std::set<std::string> pure = {"min", "max", "abs", "int", "float", "bool",
+                                                 "len", "isinstance", "hasattr", "getattr",
+                                                 "constexpr", "cdiv", "next_power_of_2"};
+      bool method = e->kids[0]->kind == K::Attribute && isConstexpr(e->kids[0]->kids[0], s) &&
+                    !isLanguagePath(r);
+      if (!pure.count(lastComponent(r)) && !method)
+        return false;
+      for (size_t i = 1; i < e->kids.size(); ++i) {
+        const Node *a = e->kids[i];
+        if (!isConstexpr(a && a->kind == K::Keyword ? a->kids[0] : a, s))
+          return false;
+      }
+      return true;
+    }
+    case K::BinOp:
+    case K::UnaryOp:
+    case K::BoolOp:
+    case K::Compare:
+    case K::IfExp:
+    case K::Tuple:
+    case K::List:
+    case K::Subscript:
+    case K::Slice:
+      for (const Node *c : e->kids)
+        if (!isConstexpr(c, s))
+          return false;
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  Scope kernelScope(Node *def) {
+    Scope s;
+    for (Node *p : def->params) {
+      s.params.insert(p->text);
+      Node *annotation = p->kids[0];
+      if (annotation && (lastComponent(im_.resolve(annotation)) == "constexpr" ||
+                         (annotation->kind == K::Str &&
+                          llvm::StringRef(annotation->value).ends_with("constexpr"))))
+        s.constexprParams.insert(p->text);
+    }
+    // Every name bound in the body is local; a local is constexpr when all
+    // its plain assignments are (computed to a fixed point).
+    std::map<std::string, std::vector<const Node *>> assigned;
+    std::set<std::string> otherwiseBound;
+    walkBody(def->body, [&](Node *n) {
+      switch (n->kind) {
+      case K::Assign:
+        for (size_t i = 0; i + 1 < n->kids.size(); ++i) {
+          if (n->kids[i]->kind == K::Name)
+            assigned[n->kids[i]->text].push_back(n->kids.back());
+          else
+            targetNames(n->kids[i], otherwiseBound);
+        }
+        break;
+      case K::AnnAssign:
+        if (n->kids[0]->kind == K::Name) {
+          if (n->kids[2])
+            assigned[n->kids[0]->text].push_back(n->kids[2]);
+          if (lastComponent(im_.resolve(n->kids[1])) == "constexpr")
+            s.constexprLocals.insert(n->kids[0]->text);
+        }
+        break;
+      case K::AugAssign:
+      case K::For:
+      case K::CompFor:
+        targetNames(n->kids[0], otherwiseBound);
+        break;
+      case K::NamedExpr:
+        targetNames(n->kids[0], otherwiseBound);
+        break;
+      case K::With:
+        // "as" targets follow the context expressions; bind any plain names.
+        for (Node *c : n->kids)
+          if (c->kind == K::Name)
+            otherwiseBound.insert(c->text);
+        break;
+      case K::ExceptHandler:
+        if (!n->text.empty())
+          otherwiseBound.insert(n->text);
+        break;
+      case K::FunctionDef:
+      case K::ClassDef:
+        otherwiseBound.insert(n->text);
+        break;
+      case K::Import:
+      case K::ImportFrom:
+        for (Node *a : n->kids)
+          otherwiseBound.insert(a->alias.empty() ? a->text.substr(0, a->text.find('.'))
+                                                 : a->alias);
+        break;
+      default:
+        break;
+      }
+    });
+    for (auto &[name, values] : assigned)
+      s.locals.insert(name);
+    s.locals.insert(otherwiseBound.begin(), otherwiseBound.end());
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (auto &[name, values] : assigned) {
+        if (s.constexprLocals.count(name) || otherwiseBound.count(name))
+          continue;
+        bool all = std::all_of(values.begin(), values.end(),
+                               [&](const Node *v) { return isConstexpr(v, s); });
+        if (all) {
+          s.constexprLocals.insert(name);
+          changed = true;
+        }
+      }
+    }
+    return s;
+  }
+
+  // ---- loops
+  struct LoopForm {
+    std::string form, iterator, numStages;
+    bool bare = false;
+  };
+
+  LoopForm loopForm(const Node *forNode) {
+    LoopForm f;
+    const Node *iter = forNode->kids[1];
+    if (iter->kind != K::Call) {
+      f.iterator = dottedName(iter);
+      f.bare = true;
+      return f;
+    }
+    std::string shown = dottedName(iter->kids[0]);
+    std::string r = im_.resolve(iter->kids[0]);
+    f.iterator = shown.empty() ? "(call)" : shown;
+    std::string last = lastComponent(r);
+    if (last == "static_range" && (isLanguagePath(r) || r == "static_range")) {
+      f.form = "static";
+      return f;
+    }
+    if (last == "range" && isLanguagePath(r)) {
+      const Node *ns = keywordArg(iter, "num_stages");
+      if (ns && !(ns->kind == K::Constant && ns->text == "None")) {
+        f.numStages = ns->kind == K::Name || ns->kind == K::Constant ? ns->text : "(expression)";
+        int64_t v = 0;
+        if (ns->kind == K::Constant && !llvm::StringRef(ns->text).getAsInteger(0, v) && v <= 1)
+          f.form = "frozen";
+        else
+          f.form = "annotated";
+        return f;
+      }
+    }
+    f.bare = true;
+    return f;
+  }
+
+  /// Dots of a loop: in its own body, and in static_range loops inside it
+  /// (they are unrolled into it), not in other inner loops.
+  int countDots(const std::vector<Node *> &body) {
+    int dots = 0;
+    std::function<void(Node *)> go = [&](Node *n) {
+      if (n->kind == K::FunctionDef || n->kind == K::ClassDef || n->kind == K::Lambda)
+        return;
+      if (n->kind == K::Call && isDotLike(im_.resolve(n->kids[0])))
+        ++dots;
+      if ((n->kind == K::For && loopForm(n).form != "static") || n->kind == K::While) {
+        // still count what the header evaluates
+        for (Node *c : n->kids)
+          if (c)
+            go(c);
+        return;
+      }
+      forEachChild(n, go);
+    };
+    for (Node *s : body)
+      go(s);
+    return dots;
+  }
+
+  void analyzeKernel(KernelInfo &k) {
+    Scope scope = kernelScope(k.def);
+    const std::string &kname = k.record.name;
+    // Loops, and runtime ifs inside dot loops.
+    std::function<void(const std::vector<Node *> &, int)> block =
+        [&](const std::vector<Node *> &body, int dotLoopLine) {
+          for (Node *s : body) {
+            switch (s->kind) {
+            case K::For: {
+              LoopForm f = loopForm(s);
+              int dots = countDots(s->body);
+              LoopRecord rec;
+              rec.line = s->line;
+              rec.col = s->col;
+              rec.dots = dots;
+              rec.iterator = f.iterator;
+              rec.numStages = f.numStages;
+              if (f.bare)
+                f.form = dots > 0 ? "launch" : "none";
+              rec.form = f.form;
+              if (f.form == "annotated")
+                rec.why = "num_stages=" + f.numStages +
+                          " on the loop decides its depth; the launch num_stages is inert";
+              else if (f.form == "launch")
+                rec.why = std::to_string(dots) + " dot" + (dots == 1 ? "" : "s") +
+                          " in a bare loop: the launch num_stages decides its depth";
+              else if (f.form == "none")
+                rec.why = "no dot in a bare loop: nothing pipelines it until it is annotated "
+                          "with tl.range(..., num_stages=N)";
+              else if (f.form == "frozen")
+                rec.why = "num_stages=" + f.numStages +
+                          " written in the source: no config can deepen this loop";
+              else
+                rec.why = "static_range is unrolled at compile time, never pipelined";
+              k.record.loops.push_back(rec);
+              int inner = f.form == "static" ? dotLoopLine : (dots > 0 ? int(s->line) : 0);
+              block(s->body, inner);
+              block(s->orelse, dotLoopLine);
+              break;
+            }
+            case K::If: {
+              if (dotLoopLine && !isConstexpr(s->kids[0], scope)) {
+                std::vector<const Node *> names;
+                collectNames(s->kids[0], names);
+                std::set<std::string> runtime;
+                for (const Node *n : names)
+                  if (!isConstexpr(n, scope))
+                    runtime.insert(n->text);
+                std::string reads;
+                for (auto &r : runtime)
+                  reads += (reads.empty() ? "" : ", ") + r;
+                k.record.findings.push_back(finding(
+                    "runtime_if_in_dot_loop", s, kname,
+                    "runtime `" + lineText(s->line) + "` inside the dot loop at line " +
+                        std::to_string(dotLoopLine) +
+                        (reads.empty() ? "" : " (reads " + reads + ")") +
+                        ": it blocks ping-pong scheduling; split the loop or test a constexpr"));
+              }
+              block(s->body, dotLoopLine);
+              block(s->orelse, dotLoopLine);
+              break;
+            }
+            case K::While:
+            case K::With:
+              block(s->body, dotLoopLine);
+              block(s->orelse, dotLoopLine);
+              break;
+            case K::Try:
+              block(s->body, dotLoopLine);
+              for (Node *h : s->handlers)
+                block(h->body, dotLoopLine);
+              block(s->orelse, dotLoopLine);
+              block(s->finalbody, dotLoopLine);
+              break;
+            default:
+              break;
+            }
+          }
+        };
+    block(k.def->body, 0);
+
+    // Module-level globals read inside the kernel.
+    std::map<std::string, const Node *> firstUse;
+    walkBody(k.def->body, [&](Node *n) {
+      if (n->kind != K::Name || scope.params.count(n->text) || scope.locals.count(n->text))
+        return;
+      auto g = globals_.find(n->text);
+      if (g == globals_.end() || g->second.constexprWrapped)
+        return;
+      auto &first = firstUse[n->text];
+      if (!first || n->line < first->line)
+        first = n;
+    });
+    for (auto &[name, use] : firstUse)
+      k.record.findings.push_back(finding(
+          "module_global_in_kernel", use, kname,
+          "module-level global '" + name + "' (line " + std::to_string(globals_[name].line) +
+              ") read inside the kernel: a NameError since Triton 3.6; pass it as a constexpr "
+              "parameter or define it as " +
+              name + " = tl.constexpr(...)"));
+
+    // gl.warp_specialize for CDNA3.
+    if (im_.targetsCdna3)
+      walkBody(k.def->body, [&](Node *n) {
+        if (n->kind == K::Call && lastComponent(im_.resolve(n->kids[0])) == "warp_specialize")
+          k.record.findings.push_back(
+              finding("warp_specialize_on_cdna3", n, kname,
+                      "warp_specialize in a kernel for CDNA3 (gfx942): warp specialization has "
+                      "no CDNA3 lowering; keep the single-partition schedule"));
+      });
+
+    // Autotune configs: waves_per_eu and num_warps sweeps on Gluon kernels.
+    if (k.autotune && k.dialect == Dialect::Gluon) {
+      ConfigFacts c = configFacts(k.autotune);
+      if (c.wavesPerEu)
+        k.record.findings.push_back(finding(
+            "waves_per_eu_in_gluon", c.wavesPerEu, kname,
+            "waves_per_eu in the autotune configs of a Gluon kernel: the anchor must run with "
+            "the transcribed kernel's register budget, not a tuned occupancy hint"));
+      if (c.numWarps.size() > 1 || c.numWarpsSwept)
+        k.record.findings.push_back(finding(
+            "num_warps_sweep_on_gluon", k.autotune, kname,
+            "autotune sweeps num_warps over a Gluon kernel: its layouts are written for one "
+            "warp count, so other configs run mismatched layouts (or fail)"));
+    }
+  }
+
+  struct ConfigFacts {
+    std::set<std::string> keys, numWarps;
+    bool numWarpsSwept = false;
+    const Node *wavesPerEu = nullptr;
+  };
+
+  /// What an autotune decorator's configs say: tuned keys, num_warps values,
+  /// waves_per_eu.
+  ConfigFacts configFacts(const Node *autotune) {
+    ConfigFacts c;
+    const Node *configs = keywordArg(autotune, "configs");
+    if (!configs) {
+      auto pos = positionalArgs(autotune);
+      configs = pos.empty() ? nullptr : pos.front();
+    }
+    if (configs && configs->kind == K::Name) {
+      // A module-level list of configs.
+      for (Node *s : m_.root->body)
+        if (s->kind == K::Assign && s->kids[0]->kind == K::Name &&
+            s->kids[0]->text == configs->text)
+          configs = s->kids.back();
+    }
+    if (!configs)
+      return c;
+    std::set<std::string> compTargets;
+    walkAll(const_cast<Node *>(configs), [&](Node *n) {
+      if (n->kind == K::CompFor)
+        targetNames(n->kids[0], compTargets);
+    });
+    walkAll(const_cast<Node *>(configs), [&](Node *n) {
+      if (n->kind == K::Call && lastComponent(im_.resolve(n->kids[0])) == "Config") {
+        auto pos = positionalArgs(n);
+        if (!pos.empty() && pos.front()->kind == K::Dict)
+          for (size_t i = 0; i + 1 < pos.front()->kids.size(); i += 2) {
+            const Node *key = pos.front()->kids[i];
+            if (key && key->kind == K::Str) {
+              c.keys.insert(key->value);
+              if (key->value == "waves_per_eu" && !c.wavesPerEu)
+                c.wavesPerEu = key;
+            }
+          }
+        if (const Node *nw = keywordArg(n, "num_warps")) {
+          if (nw->kind == K::Name && compTargets.count(nw->text))
+            c.numWarpsSwept = true;
+          else
+            c.numWarps.insert(nw->text);
+        }
+        if (const Node *w = keywordArg(n, "waves_per_eu"); w && !c.wavesPerEu)
+          c.wavesPerEu = w;
+      }
+    });
+    return c;
+  }
+
+  // ---- launches: kernel[grid](args)
+  void analyzeLaunches() {
+    std::vector<Node *> stack;
+    walk(m_.root, stack, [&](Node *n, std::vector<Node *> &ancestors) {
+      if (n->kind != K::Call || n->kids[0]->kind != K::Subscript)
+        return;
+      Node *sub = n->kids[0];
+      KernelInfo *k = kernelNamed(dottedName(sub->kids[0]));
+      if (!k || sub->kids[0]->kind != K::Name)
+        return;
+      // Inside a kernel there are no launches.
+      for (Node *a : ancestors)
+        if (a->kind == K::FunctionDef && kernelNamed(a->text) && kernelNamed(a->text)->def == a)
+          return;
+      Node *scope = m_.root;
+      for (Node *a : ancestors)
+        if (a->kind == K::FunctionDef)
+          scope = a;
+      checkGrid(*k, sub->kids[1], n, scope);
+      if (k->dialect == Dialect::Gluon)
+        if (const Node *w = keywordArg(n, "waves_per_eu"))
+          k->record.findings.push_back(finding(
+              "waves_per_eu_in_gluon", w, k->record.name,
+              "waves_per_eu passed to a Gluon kernel's launch: the anchor must run with the "
+              "transcribed kernel's register budget, not a tuned occupancy hint"));
+      std::set<std::string> loopVars;
+      const Node *tensorLoop = nullptr;
+      for (auto it = ancestors.rbegin(); it != ancestors.rend(); ++it) {
+        Node *a = *it;
+        if (a->kind == K::FunctionDef)
+          break;
+        if (a->kind != K::For)
+          continue;
+        std::set<std::string> vars;
+        targetNames(a->kids[0], vars);
+        loopVars.insert(vars.begin(), vars.end());
+        if (!tensorLoop && passesLoopTensor(n, vars) && !isLiteralSweep(a->kids[1]))
+          tensorLoop = a;
+      }
+      if (k->dialect == Dialect::Gluon)
+        if (const Node *nw = keywordArg(n, "num_warps");
+            nw && nw->kind == K::Name && loopVars.count(nw->text))
+          k->record.findings.push_back(finding(
+              "num_warps_sweep_on_gluon", n, k->record.name,
+              "num_warps swept over a Gluon kernel's launch: its layouts are written for one "
+              "warp count, so other values run mismatched layouts (or fail)"));
+      if (tensorLoop && !reportedLoops_.count(tensorLoop)) {
+        reportedLoops_.insert(tensorLoop);
+        k->record.findings.push_back(finding(
+            "per_tensor_launch_loop", tensorLoop, k->record.name,
+            "'" + k->record.name + "' is launched once per tensor in the loop at line " +
+                std::to_string(tensorLoop->line) +
+                ": batch the tensors into one launch (a grouped kernel over a pointer table)"));
+      }
+    });
+  }
+
+  static bool isLiteralSweep(const Node *iter) {
+    if (iter->kind != K::List && iter->kind != K::Tuple)
+      return false;
+    return std::all_of(iter->kids.begin(), iter->kids.end(),
+                       [](const Node *c) { return c->kind == K::Constant; });
+  }
+
+  /// A positional argument is the loop variable, indexed by it, or one of
+  /// its attributes.
+  static bool passesLoopTensor(const Node *call, const std::set<std::string> &vars) {
+    for (const Node *a : positionalArgs(call)) {
+      const Node *base = a;
+      while (base->kind == K::Attribute || (base->kind == K::Call && !base->kids.empty()))
+        base = base->kids[0];
+      if (base->kind == K::Name && vars.count(base->text))
+        return true;
+      if (a->kind == K::Subscript) {
+        std::vector<const Node *> names;
+        collectNames(a->kids[1], names);
+        for (const Node *nm : names)
+          if (vars.count(nm->text))
+            return true;
+      }
+    }
+    return false;
+  }
+
+  void checkGrid(KernelInfo &k, Node *grid, Node *launch, Node *scope) {
+    if (!k.autotune)
+      return;
+    const Node *g = grid;
+    if (g->kind == K::Name) {
+      const Node *def = nullptr;
+      walkAll(scope, [&](Node *n) {
+        if (n->line > launch->line)
+          return;
+        if (n->kind == K::Assign && n->kids[0]->kind == K::Name && n->kids[0]->text == g->text)
+          def = n->kids.back();
+        if (n->kind == K::FunctionDef && n->text == g->text && n != scope)
+          def = n;
+      });
+      if (!def && scope != m_.root)
+        for (Node *s : m_.root->body)
+          if ((s->kind == K::Assign && s->kids[0]->kind == K::Name &&
+               s->kids[0]->text == g->text) ||
+              (s->kind == K::FunctionDef && s->text == g->text))
+            def = s->kind == K::Assign ? s->kids.back() : s;
+      if (!def)
+        return;
+      g = def;
+    }
+    std::string param;
+    std::vector<const Node *> names;
+    if (g->kind == K::Lambda || g->kind == K::FunctionDef) {
+      if (!g->params.empty())
+        param = g->params.front()->text;
+      if (g->kind == K::Lambda)
+        collectNames(g->kids[0], names);
+      else
+        for (Node *s : g->body)
+          collectNames(s, names);
+    } else {
+      collectNames(g, names);
+    }
+    ConfigFacts c = configFacts(k.autotune);
+    std::set<std::string> fixed;
+    for (const Node *n : names) {
+      if (n->text == param)
+        continue;
+      if (c.keys.count(n->text) || llvm::StringRef(n->text).starts_with("BLOCK"))
+        fixed.insert(n->text);
+    }
+    if (fixed.empty())
+      return;
+    std::string list;
+    for (auto &f : fixed)
+      list += (list.empty() ? "" : ", ") + f;
+    k.record.findings.push_back(finding(
+        "autotune_grid_ignores_meta", launch, k.record.name,
+        "the grid of autotuned '" + k.record.name + "' reads host " + list +
+            " instead of META['...']: every config then runs on one config's grid; write the "
+            "grid as lambda META: (triton.cdiv(M, META['BLOCK_M']), ...)"));
+  }
+
+  // ---- file-level findings
+  void analyzeFileLevel() {
+    static const std::pair<const char *, const char *> forkOnly[] = {
+        {"TRITON_GLUON_SWP_PIPELINE", "a fork's Gluon software-pipelining switch"},
+        {"TRITON_GLUON_COOP_LDS", "a fork's cooperative-LDS switch"},
+        {"TRITON_GLUON_PINGPONG", "a fork's Gluon ping-pong switch"},
+        {"TRITON_ENABLE_LLIR_SCHED", "a fork's LLVM-IR scheduling switch"},
+        {"TRITON_GLUON_SWP", "armed only by a patched compiler that re-injects the pipeliner"},
+        {"TRITON_GLUON_SWP_NOPP", "armed only by a patched compiler that re-injects the pipeliner"},
+        {"TRITON_GLUON_SWP_BUF", "armed only by a patched compiler that re-injects the pipeliner"},
+        {"TRITON_GLUON_ASYNC", "armed only by a patched compiler that re-injects async copies"},
+    };
+    walkAll(m_.root, [&](Node *n) {
+      if (n->kind != K::Str)
+        return;
+      for (auto &[name, what] : forkOnly)
+        if (n->value == name)
+          fileFindings_.push_back(finding(
+              "fork_only_env_knob", n, "",
+              std::string(name) + " is " + what +
+                  ": upstream Triton never reads it, so setting it changes nothing"));
+    });
+    static const std::set<std::string> schedHints = {"sched_barrier", "sched_group_barrier",
+                                                     "set_prio"};
+    walkAll(m_.root, [&](Node *n) {
+      if (n->kind != K::Try)
+        return;
+      std::set<std::string> imported;
+      for (Node *s : n->body)
+        if (s->kind == K::ImportFrom || s->kind == K::Import)
+          for (Node *a : s->kids) {
+            std::string bound = a->alias.empty() ? lastComponent(a->text) : a->alias;
+            if (schedHints.count(lastComponent(a->text)))
+              imported.insert(bound);
+          }
+      if (imported.empty())
+        return;
+      std::set<std::string> stubbed;
+      for (Node *h : n->handlers)
+        walkAll(h, [&](Node *m) {
+          if (m->kind == K::FunctionDef && imported.count(m->text))
+            stubbed.insert(m->text);
+          if (m->kind == K::Assign)
+            for (size_t i = 0; i + 1 < m->kids.size(); ++i)
+              targetNames(m->kids[i], stubbed);
+        });
+      std::string list;
+      for (auto &s : imported)
+        if (stubbed.count(s))
+          list += (list.empty() ? "" : ", ") + s;
+      if (!list.empty())
+        fileFindings_.push_back(finding(
+            "sched_hint_stub_import", n, "",
+            list + " imported in a try with a no-op fallback: where the import fails the "
+                   "schedule hints silently vanish; import them unconditionally or fail loudly"));
+    });
+  }
+
+  PyModule &m_;
+  llvm::StringRef text_;
+  Imports im_;
+  std::map<std::string, ModuleGlobal> globals_;
+  std::set<std::string> definitions_;
+  std::vector<KernelInfo> kernels_;
+  std::vector<Finding> fileFindings_;
+  std::set<const Node *> reportedLoops_;
+};
+
+// ------------------------------------------------------------- file walk --
+
+struct IgnoreRule {
+  std::string base; // directory of the .gitignore, relative to the root ("" at the root)
+  std::string pattern;
+  bool negate = false;
+};
+
+bool globMatch(llvm::StringRef pat, llvm::StringRef str) {
+  // '*' and '?' do not cross '/'; "**" does.
+  while (!pat.empty()) {
+    if (pat.starts_with("**")) {
+      llvm::StringRef rest = pat.drop_front(2);
+      if (rest.starts_with("/")) {
+        llvm::StringRef after = rest.drop_front(1);
+        // "**/" matches zero or more directories.
+        if (globMatch(after, str))
+          return true;
+        for (size_t i = 0; i < str.size(); ++i)
+          if (str[i] == '/' && globMatch(after, str.drop_front(i + 1)))
+            return true;
+        return false;
+      }
+      for (size_t i = 0; i <= str.size(); ++i)
+        if (globMatch(rest, str.drop_front(i)))
+          return true;
+      return false;
+    }
+    char p = pat.front();
+    if (p == '*') {
+      llvm::StringRef rest = pat.drop_front(1);
+      for (size_t i = 0; i <= str.size(); ++i) {
+        if (globMatch(rest, str.drop_front(i)))
+          return true;
+        if (i < str.size() && str[i] == '/')
+          return false;
+      }
+      return false;
+    }
+    if (str.empty())
+      return false;
+    if (p == '?') {
+      if (str.front() == '/')
+        return false;
+    } else if (p == '[') {
+      size_t close = pat.find(']', 1);
+      if (close == llvm::StringRef::npos)
+        return false;
+      llvm::StringRef set = pat.slice(1, close);
+      bool negate = set.consume_front("!") || set.consume_front("^");
+      bool hit = false;
+      for (size_t i = 0; i < set.size(); ++i) {
+        if (i + 2 < set.size() && set[i + 1] == '-') {
+          hit |= str.front() >= set[i] && str.front() <= set[i + 2];
+          i += 2;
+        } else {
+          hit |= str.front() == set[i];
+        }
+      }
+      if (hit == negate)
+        return false;
+      pat = pat.drop_front(close + 1);
+      str = str.drop_front(1);
+      continue;
+    } else {
+      if (p == '\\' && pat.size() > 1) {
+        pat = pat.drop_front(1);
+        p = pat.front();
+      }
+      if (p != str.front())
+        return false;
+    }
+    pat = pat.drop_front(1);
+    str = str.drop_front(1);
+  }
+  return str.empty();
+}
+
+struct WalkState {
+  std::vector<std::string> files;
+  size_t excluded = 0;
+};
+
+void walkTree(const std::filesystem::path &root, const std::filesystem::path &dir,
+              std::vector<IgnoreRule> rules, const SurveyOptions &options, WalkState &state) {
+  namespace fs = std::filesystem;
+  std::string rel = fs::relative(dir, root).generic_string();
+  if (rel == ".")
+    rel.clear();
+  if (options.useGitignore) {
+    auto buffer = llvm::MemoryBuffer::getFile((dir / ".gitignore").string(), /*IsText=*/true);
+    if (buffer) {
+      llvm::StringRef text = (*buffer)->getBuffer();
+      while (!text.empty()) {
+        auto [line, rest] = text.split('\n');
+        text = rest;
+        line = line.rtrim("\r").rtrim(" ");
+        if (line.empty() || line.starts_with("#"))
+          continue;
+        IgnoreRule r;
+        r.base = rel;
+        r.negate = line.consume_front("!");
+        r.pattern = line.str();
+        rules.push_back(r);
+      }
+    }
+  }
+  std::vector<fs::directory_entry> entries;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+       !ec && it != end; it.increment(ec))
+    entries.push_back(*it);
+  std::sort(entries.begin(), entries.end(),
+            [](const auto &a, const auto &b) { return a.path() < b.path(); });
+  for (auto &e : entries) {
+    std::string name = e.path().filename().string();
+    std::error_code typeEc;
+    bool isDir = e.is_directory(typeEc);
+    std::string path = rel.empty() ? name : rel + "/" + name;
+    if (isDir && (name == ".git" || name == "__pycache__" || name == ".hg" || name == ".svn"))
+      continue;
+    bool ignored = false;
+    for (auto &r : rules) {
+      std::string local = path;
+      if (!r.base.empty()) {
+        if (!llvm::StringRef(path).starts_with(r.base + "/"))
+          continue;
+        local = path.substr(r.base.size() + 1);
+      }
+      if (gitignoreMatch(r.pattern, local, isDir))
+        ignored = !r.negate;
+    }
+    if (ignored) {
+      ++state.excluded;
+      continue;
+    }
+    if (isDir)
+      walkTree(root, e.path(), rules, options, state);
+    else if (llvm::StringRef(name).ends_with(".py"))
+      state.files.push_back(e.path().string());
+  }
+}
+
+struct FileResult {
+  FileSurvey survey;
+  std::optional<std::string> error;
+};
+
+FileResult surveyFile(const std::string &path) {
+  FileResult r;
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    r.error = errorLine(
+        llvm::make_error<InputError>(path, 0, 0, "cannot read: " + buffer.getError().message()));
+    return r;
+  }
+  llvm::StringRef text = (*buffer)->getBuffer();
+  const auto *begin = reinterpret_cast<const llvm::UTF8 *>(text.data());
+  const auto *cursor = begin;
+  if (!llvm::isLegalUTF8String(&cursor, begin + text.size())) {
+    size_t at = cursor - begin;
+    unsigned line = 1 + text.take_front(at).count('\n');
+    size_t nl = text.take_front(at).rfind('\n');
+    unsigned col = nl == llvm::StringRef::npos ? at + 1 : at - nl;
+    r.error = errorLine(llvm::make_error<InputError>(path, line, col,
+                                                     "not UTF-8 (byte " + std::to_string(at) +
+                                                         "); skipped"));
+    return r;
+  }
+  if (text.contains('\0')) {
+    r.error = errorLine(llvm::make_error<InputError>(path, 0, 0, "binary file; skipped"));
+    return r;
+  }
+  auto s = surveySource(text, path);
+  if (!s) {
+    r.error = errorLine(s.takeError());
+    return r;
+  }
+  r.survey = std::move(*s);
+  return r;
+}
+
+} // namespace
+
+const std::vector<SurveyRule> &surveyRules() {
+  static const std::vector<SurveyRule> rules = {
+      {"runtime_if_in_dot_loop", "runtime `if` inside a dot loop",
+       "A branch on a runtime value inside the loop that carries the dot blocks the ping-pong "
+       "schedule; split the loop (peel the guarded iterations) or branch on a constexpr."},
+      {"autotune_grid_ignores_meta", "autotuned grid reads host BLOCK_* instead of META",
+       "The grid of an autotuned kernel must read the block sizes from the config (META); with "
+       "host values every config runs on the grid of one, and the tuning result is wrong."},
+      {"module_global_in_kernel", "module-level global read inside a kernel",
+       "Since Triton 3.6 a kernel may read only constexpr globals; any other module global is a "
+       "NameError at compile time. Pass it as a tl.constexpr parameter or wrap it in "
+       "tl.constexpr(...)."},
+      {"fork_only_env_knob", "environment knob only a fork reads",
+       "Setting an environment variable that upstream Triton never reads changes nothing: the "
+       "experiment silently measures the default."},
+      {"sched_hint_stub_import", "schedule hints imported with a no-op fallback",
+       "sched_barrier / sched_group_barrier / set_prio imported in a try with stubs: where the "
+       "import fails the kernel runs without its schedule and nobody is told."},
+      {"waves_per_eu_in_gluon", "waves_per_eu carried into a Gluon kernel",
+       "A Gluon anchor is compared with its plain kernel at the same register budget; a tuned "
+       "waves_per_eu changes register allocation and breaks the comparison."},
+      {"num_warps_sweep_on_gluon", "num_warps swept over a Gluon kernel",
+       "A transcribed Gluon kernel's layouts encode one warp count (warpsPerCTA); sweeping "
+       "num_warps runs mismatched layouts or fails to compile."},
+      {"warp_specialize_on_cdna3", "warp_specialize in a kernel for CDNA3",
+       "Warp specialization has no CDNA3 (gfx942) lowering; the kernel will not build there."},
+      {"per_tensor_launch_loop", "one launch per tensor in a loop",
+       "Launching the kernel once per tensor of a list pays the launch cost per tensor and "
+       "leaves the GPU idle between launches; batch the tensors into one grouped launch."},
+  };
+  return rules;
+}
+
+llvm::Expected<FileSurvey> surveySource(llvm::StringRef text, const std::string &file) {
+  auto module = parsePython(text, file);
+  if (!module)
+    return module.takeError();
+  FileAnalysis analysis(**module, text);
+  return analysis.run();
+}
+
+bool gitignoreMatch(llvm::StringRef pattern, llvm::StringRef path, bool isDirectory) {
+  bool dirOnly = pattern.consume_back("/");
+  if (dirOnly && !isDirectory)
+    return false;
+  bool anchored = pattern.contains('/');
+  pattern.consume_front("/");
+  if (anchored)
+    return globMatch(pattern, path);
+  llvm::StringRef base = path.rsplit('/').second.empty() ? path : path.rsplit('/').second;
+  return globMatch(pattern, base);
+}
+
+llvm::Expected<SurveyReport> survey(const std::vector<std::string> &roots,
+                                    const SurveyOptions &options) {
+  namespace fs = std::filesystem;
+  WalkState state;
+  std::vector<IgnoreRule> cli;
+  for (auto &e : options.excludes) {
+    IgnoreRule r;
+    llvm::StringRef p(e);
+    r.negate = p.consume_front("!");
+    r.pattern = p.str();
+    cli.push_back(r);
+  }
+  for (auto &root : roots) {
+    std::error_code ec;
+    auto st = fs::status(root, ec);
+    if (ec || !fs::exists(st))
+      return llvm::make_error<InputError>(root, 0, 0, "no such file or directory");
+    if (fs::is_directory(st))
+      walkTree(root, root, cli, options, state);
+    else
+      state.files.push_back(root);
+  }
+  std::vector<FileResult> results(state.files.size());
+  std::atomic<size_t> done{0};
+  std::mutex progressMutex;
+  llvm::parallel::strategy = llvm::hardware_concurrency(options.jobs);
+  llvm::parallelFor(0, state.files.size(), [&](size_t i) {
+    results[i] = surveyFile(state.files[i]);
+    size_t n = ++done;
+    if (options.progress) {
+      std::lock_guard<std::mutex> lock(progressMutex);
+      options.progress(n, state.files.size());
+    }
+  });
+  SurveyReport report;
+  report.filesExcluded = state.excluded;
+  for (auto &r : results) {
+    if (r.error) {
+      report.errors.push_back(*r.error);
+      continue;
+    }
+    ++report.filesScanned;
+    if (!r.survey.kernels.empty())
+      ++report.filesWithKernels;
+    for (auto &k : r.survey.kernels)
+      report.kernels.push_back(std::move(k));
+    for (auto &f : r.survey.findings)
+      report.findings.push_back(std::move(f));
+  }
+  return report;
+}
+
+} // namespace tilexform::source

@@ -1,0 +1,26 @@
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def attn_like(q, k, c, N, BN: tl.constexpr, CAUSAL: tl.constexpr, MODE: tl.constexpr):
+    acc = tl.zeros((64, 64), tl.float32)
+    HALF = BN // 2
+    for start in range(0, N, BN):
+        s = tl.dot(tl.load(q), tl.load(k + start))
+        if CAUSAL:
+            s = s * 2
+        if MODE == "fast" and HALF > 8:
+            s = s + 1
+        if q.dtype.element_ty == tl.float16:
+            s = s - 1
+        acc += s
+    tl.store(c, acc)
+
+
+@triton.jit
+def no_dot_loop(x, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    for i in range(0, n, BLOCK):
+        if pid > i:
+            tl.store(x + i, 0)

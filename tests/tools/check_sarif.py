@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""check_sarif.py < DOC.sarif: checks the SARIF 2.1.0 structure code-scanning
+services read (version, driver and rules, results with rule ids, messages and
+physical locations), and prints one line per result."""
+import json
+import sys
+
+doc = json.load(sys.stdin)
+assert doc["version"] == "2.1.0", doc.get("version")
+assert "sarif-2.1.0" in doc["$schema"]
+assert len(doc["runs"]) == 1
+run = doc["runs"][0]
+driver = run["tool"]["driver"]
+assert driver["name"] == "tilexform"
+rules = driver["rules"]
+ids = [r["id"] for r in rules]
+assert len(set(ids)) == len(ids)
+for r in rules:
+    assert r["shortDescription"]["text"] and r["fullDescription"]["text"]
+for res in run["results"]:
+    assert res["ruleId"] in ids, res["ruleId"]
+    assert ids[res["ruleIndex"]] == res["ruleId"]
+    assert res["level"] in ("warning", "error", "note")
+    assert res["message"]["text"]
+    loc = res["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"]
+    assert loc["region"]["startLine"] >= 1 and loc["region"]["startColumn"] >= 1
+    print(f'{res["ruleId"]} {loc["artifactLocation"]["uri"].rsplit("/", 1)[-1]}:{loc["region"]["startLine"]}')
+for n in run["invocations"][0]["toolExecutionNotifications"]:
+    print("notification", n["level"], n["message"]["text"].split(": error: ")[-1])
+print("sarif ok:", len(run["results"]), "results,", len(rules), "rules")
