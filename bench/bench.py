@@ -8,7 +8,11 @@ Measures, as the median of several repetitions:
   - start-up: `tilexform --version` against `mlir-opt-22 --version` (an MLIR
     tool linked against the shared LLVM/MLIR libraries) and `/bin/true`;
   - throughput: `tilexform inspect --json` over every dump in tests/corpus,
-    against reading the same bytes with `cat` (the I/O floor).
+    against reading the same bytes with `cat` (the I/O floor);
+  - probe: `tilexform probe --json` over tests/artifacts (every .cubin,
+    .hsaco, .amdgcn and metadata file), against `cat` of the same files;
+  - survey: `tilexform survey -j 2` over 5,000 generated kernel modules,
+    against CPython's own `ast.parse` of the same files in one process.
 """
 import os
 import pathlib
@@ -16,6 +20,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 here = pathlib.Path(__file__).resolve().parent.parent
@@ -54,3 +59,20 @@ tx_s = min(corpus_time(lambda f: [tool, "inspect", "--json", str(f)]) for _ in r
 print(f"throughput inspect --json {len(corpus)} dumps, {size / 1e6:.1f} MB: {tx_s:.2f} s "
       f"({tx_s / len(corpus) * 1e3:.1f} ms/dump, {size / tx_s / 1e6:.1f} MB/s)")
 print(f"          cat over the same files: {cat_s:.2f} s   ratio inspect/cat = {tx_s / cat_s:.2f}")
+
+artifacts = sorted(p for p in (here / "tests" / "artifacts").rglob("*") if p.is_file())
+art_size = sum(p.stat().st_size for p in artifacts)
+cat_art = timed(["cat", *map(str, artifacts)], 5)
+probe_s = timed([tool, "probe", "--json", "-q", str(here / "tests" / "artifacts")], 5)
+print(f"probe     {len(artifacts)} artifacts, {art_size / 1e6:.1f} MB: {probe_s * 1e3:.0f} ms   "
+      f"cat {cat_art * 1e3:.0f} ms   ratio probe/cat = {probe_s / cat_art:.2f}")
+
+with tempfile.TemporaryDirectory() as tree:
+    subprocess.run([sys.executable, str(here / "bench" / "make_survey_tree.py"), tree, "5000"],
+                   stdout=subprocess.DEVNULL, check=True)
+    survey_s = timed([tool, "survey", "-q", "-j", "2", "--json", tree], 3)
+    ref = ("import ast, pathlib, sys\n"
+           "for p in pathlib.Path(sys.argv[1]).rglob('*.py'): ast.parse(p.read_text())")
+    ast_s = timed([sys.executable, "-c", ref, tree], 3)
+    print(f"survey    5000 generated modules, 2 jobs: {survey_s:.2f} s   "
+          f"CPython ast.parse alone {ast_s:.2f} s   ratio survey/ast = {survey_s / ast_s:.2f}")

@@ -2,7 +2,7 @@
 # Sets up, builds, and runs tilexform's main jobs on the shipped examples:
 # inspect and layout, recover (plain Triton's layouts as Gluon constructors),
 # verify (a Gluon anchor against its plain kernel), probe (occupancy from
-# compile artifacts).
+# compile artifacts), survey (pipeline forms and port hazards in kernel sources).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 "$here/scripts/setup.sh" "$here/build" -DTILEXFORM_TESTS=OFF
@@ -23,3 +23,4 @@ run recover --out "$here/build/anchor_layouts.py" --force "$ex/sm90_matmul_f16_1
 run verify "$ex/sm90_vadd_b1024_w4.ttgir" "$ex/sm90_gluon_vadd_faithful_b1024_w4.ttgir"
 run verify "$ex/sm90_vadd_b1024_w4.ttgir" "$ex/sm90_gluon_vadd_narrow_b1024_w4.ttgir"
 run probe "$ex/artifacts"
+run survey "$ex/src"

@@ -141,15 +141,14 @@ Json sarifJson(const source::SurveyReport &r) {
   Json results = Json::array();
   for (auto *f : allFindings(r)) {
     Json region{{"startLine", std::max(1u, f->line)}, {"startColumn", std::max(1u, f->col)}};
-    results.push_back(Json{
-        {"ruleId", f->kind},
-        {"ruleIndex", ruleIndex[f->kind]},
-        {"level", "warning"},
-        {"message", {{"text", f->message}}},
-        {"locations",
-         Json::array({Json{{"physicalLocation",
-                            {{"artifactLocation", {{"uri", sarifUri(f->file)}}},
-                             {"region", region}}}}})}});
+    results.push_back(
+        Json{{"ruleId", f->kind},
+             {"ruleIndex", ruleIndex[f->kind]},
+             {"level", "warning"},
+             {"message", {{"text", f->message}}},
+             {"locations", Json::array({Json{{"physicalLocation",
+                                              {{"artifactLocation", {{"uri", sarifUri(f->file)}}},
+                                               {"region", region}}}}})}});
   }
   Json notifications = Json::array();
   for (auto &e : r.errors)
@@ -160,9 +159,8 @@ Json sarifJson(const source::SurveyReport &r) {
                {"version", kVersion},
                {"semanticVersion", kVersion},
                {"rules", ruleList}}}}},
-           {"invocations",
-            Json::array({Json{{"executionSuccessful", true},
-                              {"toolExecutionNotifications", notifications}}})},
+           {"invocations", Json::array({Json{{"executionSuccessful", true},
+                                             {"toolExecutionNotifications", notifications}}})},
            {"results", results}};
   return Json{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},

@@ -53,7 +53,7 @@ public:
         if (nl < src_.size() && src_[nl] == '\r')
           ++nl;
         if (nl < src_.size() && src_[nl] == '\n') {
-          advance(nl - pos_);
+          advance(nl + 1 - pos_);
           newline();
         } else if (nl >= src_.size()) {
           throw SyntaxError{line_, col_, "unexpected end of file after line continuation"};
@@ -209,8 +209,7 @@ private:
       char c = src_[p];
       if (isIdentChar(c) || c == '.') {
         ++p;
-        if (!hex && (c == 'e' || c == 'E') && p < src_.size() &&
-            (src_[p] == '+' || src_[p] == '-'))
+        if (!hex && (c == 'e' || c == 'E') && p < src_.size() && (src_[p] == '+' || src_[p] == '-'))
           ++p;
       } else {
         break;
@@ -241,17 +240,27 @@ private:
         throw SyntaxError{line, col,
                           triple ? "unterminated triple-quoted string" : "unterminated string"};
       char c = src_[pos_];
-      if (c == '\\' && !(raw && braces > 0)) {
+      if (c == '\\') {
         advance(1);
-        if (pos_ < src_.size()) {
-          if (src_[pos_] == '\n' || src_[pos_] == '\r') {
-            if (src_[pos_] == '\r' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '\n')
-              advance(1);
+        if (pos_ >= src_.size())
+          continue;
+        char next = src_[pos_];
+        if (next == '\n' || next == '\r') {
+          if (next == '\r' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '\n')
             advance(1);
-            newline();
-          } else {
+          advance(1);
+          newline();
+        } else if (!raw && fstring && next == 'N' && pos_ + 1 < src_.size() &&
+                   src_[pos_ + 1] == '{') {
+          // \N{NAME} is an escape, not a replacement field.
+          while (pos_ < src_.size() && src_[pos_] != '}' && src_[pos_] != '\n')
             advance(1);
-          }
+          if (pos_ < src_.size() && src_[pos_] == '}')
+            advance(1);
+        } else if (!raw || next == q || next == '\\') {
+          // A raw string keeps its backslashes, but a quote or backslash
+          // after one still does not end it.
+          advance(1);
         }
         continue;
       }
@@ -302,8 +311,8 @@ private:
 
   void lexOperator() {
     static const char *three[] = {"**=", "//=", ">>=", "<<=", "..."};
-    static const char *two[] = {"**", "//", "<<", ">>", "<=", ">=", "==", "!=", "->", "+=", "-=",
-                                "*=", "/=", "%=", "&=", "|=", "^=", "@=", ":="};
+    static const char *two[] = {"**", "//", "<<", ">>", "<=", ">=", "==", "!=", "->", "+=",
+                                "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", ":="};
     llvm::StringRef rest = src_.substr(pos_);
     size_t start = pos_;
     for (const char *op : three)
@@ -334,9 +343,8 @@ private:
         throw SyntaxError{line_, col_, std::string("unmatched '") + c + "'"};
       if (depth_.back().open != want)
         throw SyntaxError{line_, col_,
-                          std::string("closing '") + c + "' does not match '" +
-                              depth_.back().open + "' at line " +
-                              std::to_string(depth_.back().line)};
+                          std::string("closing '") + c + "' does not match '" + depth_.back().open +
+                              "' at line " + std::to_string(depth_.back().line)};
       depth_.pop_back();
     }
     advance(1);
@@ -357,18 +365,18 @@ private:
 
 bool isKeyword(llvm::StringRef s) {
   return llvm::StringSwitch<bool>(s)
-      .Cases({"False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
-              "continue", "def", "del", "elif", "else", "except", "finally", "for", "from",
-              "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass",
-              "raise", "return", "try", "while", "with", "yield"},
+      .Cases({"False",  "None",   "True",    "and",      "as",       "assert", "async",
+              "await",  "break",  "class",   "continue", "def",      "del",    "elif",
+              "else",   "except", "finally", "for",      "from",     "global", "if",
+              "import", "in",     "is",      "lambda",   "nonlocal", "not",    "or",
+              "pass",   "raise",  "return",  "try",      "while",    "with",   "yield"},
              true)
       .Default(false);
 }
 
 class Parser {
 public:
-  Parser(std::vector<Token> tokens, PyModule &module)
-      : toks_(std::move(tokens)), m_(module) {}
+  Parser(std::vector<Token> tokens, PyModule &module) : toks_(std::move(tokens)), m_(module) {}
 
   Node *parseModule() {
     Node *root = m_.make(NodeKind::Module, 1, 1);
@@ -387,9 +395,7 @@ public:
 private:
   // ---- token helpers
   const Token &cur() const { return toks_[i_]; }
-  const Token &peek(size_t n = 1) const {
-    return toks_[std::min(i_ + n, toks_.size() - 1)];
-  }
+  const Token &peek(size_t n = 1) const { return toks_[std::min(i_ + n, toks_.size() - 1)]; }
   bool at(Tok t) const { return cur().type == t; }
   bool atOp(llvm::StringRef op) const { return cur().type == Tok::Op && cur().text == op; }
   bool atName(llvm::StringRef n) const { return cur().type == Tok::Name && cur().text == n; }
@@ -560,7 +566,7 @@ private:
   }
 
   void parseParams(std::vector<Node *> &params, llvm::StringRef close) {
-    while (!atOp(close)) {
+    while (!atOp(close) && !at(Tok::Newline) && !at(Tok::End)) {
       const Token &t = cur();
       if (acceptOp("/")) {
       } else {
@@ -699,8 +705,8 @@ private:
         } else if (depth == 1 && k.type == Tok::Name && k.text == "as")
           sawAs = true;
       }
-      parenthesised = sawAs && j + 1 < toks_.size() && toks_[j + 1].type == Tok::Op &&
-                      toks_[j + 1].text == ":";
+      parenthesised =
+          sawAs && j + 1 < toks_.size() && toks_[j + 1].type == Tok::Op && toks_[j + 1].text == ":";
     }
     if (parenthesised)
       ++i_;
@@ -725,9 +731,9 @@ private:
     // match SUBJECT ':' NEWLINE INDENT 'case'
     size_t j = i_ + 1;
     const Token &next = toks_[std::min(j, toks_.size() - 1)];
-    if (next.type == Tok::Newline || (next.type == Tok::Op && next.text != "(" &&
-                                      next.text != "[" && next.text != "{" && next.text != "-" &&
-                                      next.text != "*"))
+    if (next.type == Tok::Newline ||
+        (next.type == Tok::Op && next.text != "(" && next.text != "[" && next.text != "{" &&
+         next.text != "-" && next.text != "*" && next.text != "..."))
       return false;
     while (j < toks_.size() && toks_[j].type != Tok::Newline && toks_[j].type != Tok::End)
       ++j;
@@ -767,10 +773,17 @@ private:
   /// Patterns are read as expressions ("as" captures and "|" alternatives
   /// included); enough to walk them, not to match.
   Node *parsePattern() {
+    inPattern_ = true;
     Node *p = parseStarExpressionsNoCond();
     while (acceptName("as"))
       identifier();
+    inPattern_ = false;
     return p;
+  }
+  /// Inside a case pattern, "P as NAME" may appear wherever a pattern does.
+  void skipPatternCapture() {
+    while (inPattern_ && acceptName("as"))
+      identifier();
   }
   Node *parseStarExpressionsNoCond() {
     const Token &t = cur();
@@ -878,8 +891,8 @@ private:
       }
       return n;
     }
-    static const char *aug[] = {"+=", "-=", "*=", "/=", "//=", "%=", "@=",
-                                "&=", "|=", "^=", ">>=", "<<=", "**="};
+    static const char *aug[] = {
+        "+=", "-=", "*=", "/=", "//=", "%=", "@=", "&=", "|=", "^=", ">>=", "<<=", "**="};
     for (const char *op : aug)
       if (atOp(op)) {
         ++i_;
@@ -891,8 +904,8 @@ private:
     if (acceptOp(":")) {
       n = make(NodeKind::AnnAssign, t);
       Node *annotation = parseExpression();
-      Node *value = acceptOp("=") ? (atName("yield") ? parseYield() : parseStarExpressions())
-                                  : nullptr;
+      Node *value =
+          acceptOp("=") ? (atName("yield") ? parseYield() : parseStarExpressions()) : nullptr;
       n->kids = {first, annotation, value};
       return n;
     }
@@ -901,9 +914,7 @@ private:
     return n;
   }
 
-  bool atStatementEnd() const {
-    return at(Tok::Newline) || at(Tok::End) || atOp(";");
-  }
+  bool atStatementEnd() const { return at(Tok::Newline) || at(Tok::End) || atOp(";"); }
 
   std::string dotted() {
     std::string name = identifier();
@@ -1337,8 +1348,7 @@ private:
     Node *c = make(NodeKind::Comprehension, t);
     c->text = kind;
     c->kids = std::move(elements);
-    while (atName("for") || (atName("async") && peek().type == Tok::Name &&
-                             peek().text == "for")) {
+    while (atName("for") || (atName("async") && peek().type == Tok::Name && peek().text == "for")) {
       acceptName("async");
       const Token &f = cur();
       expectName("for");
@@ -1424,6 +1434,7 @@ private:
         return y;
       }
       Node *first = parseStarExpression();
+      skipPatternCapture();
       if (atName("for") || atName("async")) {
         Node *g = parseComprehension("gen", {first}, t);
         expectOp(")");
@@ -1439,6 +1450,7 @@ private:
         if (atOp(")"))
           break;
         tup->kids.push_back(parseStarExpression());
+        skipPatternCapture();
       }
       expectOp(")");
       return tup;
@@ -1448,6 +1460,7 @@ private:
       if (acceptOp("]"))
         return list;
       Node *first = parseStarExpression();
+      skipPatternCapture();
       if (atName("for") || atName("async")) {
         Node *c = parseComprehension("list", {first}, t);
         expectOp("]");
@@ -1458,6 +1471,7 @@ private:
         if (atOp("]"))
           break;
         list->kids.push_back(parseStarExpression());
+        skipPatternCapture();
       }
       expectOp("]");
       return list;
@@ -1498,6 +1512,7 @@ private:
           Node *key = first && firstKey ? firstKey : parseExpression();
           expectOp(":");
           Node *value = parseExpression();
+          skipPatternCapture();
           if (first && (atName("for") || atName("async"))) {
             Node *c = parseComprehension("dict", {key, value}, t);
             expectOp("}");
@@ -1522,9 +1537,8 @@ private:
     if (q == llvm::StringRef::npos)
       return {};
     llvm::StringRef body = literal.substr(q);
-    size_t quote = body.size() >= 6 && (body.starts_with("'''") || body.starts_with("\"\"\""))
-                       ? 3
-                       : 1;
+    size_t quote =
+        body.size() >= 6 && (body.starts_with("'''") || body.starts_with("\"\"\"")) ? 3 : 1;
     if (body.size() < 2 * quote)
       return {};
     return body.substr(quote, body.size() - 2 * quote).str();
@@ -1534,12 +1548,13 @@ private:
   PyModule &m_;
   size_t i_ = 0;
   int depth_ = 0;
+  bool inPattern_ = false;
 };
 
 } // namespace
 
 llvm::Expected<std::unique_ptr<PyModule>> parsePython(llvm::StringRef source,
-                                                       const std::string &file) {
+                                                      const std::string &file) {
   auto module = std::make_unique<PyModule>();
   module->file = file;
   try {

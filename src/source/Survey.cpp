@@ -24,8 +24,8 @@ using K = NodeKind;
 // ------------------------------------------------------------ traversal --
 
 template <class F> void forEachChild(Node *n, F &&f) {
-  for (auto *list : {&n->decorators, &n->params, &n->kids, &n->body, &n->handlers, &n->orelse,
-                     &n->finalbody})
+  for (auto *list :
+       {&n->decorators, &n->params, &n->kids, &n->body, &n->handlers, &n->orelse, &n->finalbody})
     for (Node *c : *list)
       if (c)
         f(c);
@@ -165,7 +165,7 @@ bool isLanguagePath(const std::string &r) {
 
 bool isDotLike(const std::string &r) {
   static const std::set<std::string> names = {
-      "dot",  "dot_scaled", "mfma",          "mfma_scaled", "wmma",       "wmma_scaled",
+      "dot",    "dot_scaled",    "mfma",        "mfma_scaled",        "wmma",   "wmma_scaled",
       "mma_v2", "warpgroup_mma", "tcgen05_mma", "tcgen05_mma_scaled", "dot_fma"};
   return isLanguagePath(r) && names.count(lastComponent(r));
 }
@@ -262,8 +262,8 @@ private:
           }
         } else if (s->kind == K::AnnAssign && s->kids[0]->kind == K::Name) {
           bool wrapped = lastComponent(im_.resolve(s->kids[1])) == "constexpr" ||
-                         (s->kids[1]->kind == K::Str && llvm::StringRef(s->kids[1]->value)
-                                                            .ends_with("constexpr")) ||
+                         (s->kids[1]->kind == K::Str &&
+                          llvm::StringRef(s->kids[1]->value).ends_with("constexpr")) ||
                          (s->kids[2] && s->kids[2]->kind == K::Call &&
                           lastComponent(im_.resolve(s->kids[2]->kids[0])) == "constexpr");
           globals_[s->kids[0]->text] = ModuleGlobal{s->line, wrapped};
@@ -343,8 +343,8 @@ private:
       return isLanguagePath(im_.resolve(e)) || im_.alias.count(e->text);
     }
     case K::Attribute: {
-      static const std::set<std::string> typeInfo = {"dtype", "shape", "element_ty", "numel",
-                                                     "type", "value", "primitive_bitwidth"};
+      static const std::set<std::string> typeInfo = {"dtype", "shape", "element_ty",        "numel",
+                                                     "type",  "value", "primitive_bitwidth"};
       if (typeInfo.count(e->text))
         return true;
       if (isLanguagePath(im_.resolve(e)))
@@ -353,9 +353,9 @@ private:
     }
     case K::Call: {
       std::string r = im_.resolve(e->kids[0]);
-      static const std::set<std::string> pure = {"min", "max", "abs", "int", "float", "bool",
-                                                 "len", "isinstance", "hasattr", "getattr",
-                                                 "constexpr", "cdiv", "next_power_of_2"};
+      static const std::set<std::string> pure = {
+          "min",        "max",     "abs",     "int",       "float", "bool",           "len",
+          "isinstance", "hasattr", "getattr", "constexpr", "cdiv",  "next_power_of_2"};
       bool method = e->kids[0]->kind == K::Attribute && isConstexpr(e->kids[0]->kids[0], s) &&
                     !isLanguagePath(r);
       if (!pure.count(lastComponent(r)) && !method)
@@ -442,8 +442,7 @@ private:
       case K::Import:
       case K::ImportFrom:
         for (Node *a : n->kids)
-          otherwiseBound.insert(a->alias.empty() ? a->text.substr(0, a->text.find('.'))
-                                                 : a->alias);
+          otherwiseBound.insert(a->alias.empty() ? a->text.substr(0, a->text.find('.')) : a->alias);
         break;
       default:
         break;
@@ -869,10 +868,10 @@ private:
         return;
       for (auto &[name, what] : forkOnly)
         if (n->value == name)
-          fileFindings_.push_back(finding(
-              "fork_only_env_knob", n, "",
-              std::string(name) + " is " + what +
-                  ": upstream Triton never reads it, so setting it changes nothing"));
+          fileFindings_.push_back(
+              finding("fork_only_env_knob", n, "",
+                      std::string(name) + " is " + what +
+                          ": upstream Triton never reads it, so setting it changes nothing"));
     });
     static const std::set<std::string> schedHints = {"sched_barrier", "sched_group_barrier",
                                                      "set_prio"};
@@ -1085,9 +1084,8 @@ FileResult surveyFile(const std::string &path) {
     unsigned line = 1 + text.take_front(at).count('\n');
     size_t nl = text.take_front(at).rfind('\n');
     unsigned col = nl == llvm::StringRef::npos ? at + 1 : at - nl;
-    r.error = errorLine(llvm::make_error<InputError>(path, line, col,
-                                                     "not UTF-8 (byte " + std::to_string(at) +
-                                                         "); skipped"));
+    r.error = errorLine(llvm::make_error<InputError>(
+        path, line, col, "not UTF-8 (byte " + std::to_string(at) + "); skipped"));
     return r;
   }
   if (text.contains('\0')) {

@@ -16,26 +16,26 @@ namespace tilexform::source {
 enum class NodeKind {
   // statements
   Module,
-  FunctionDef, // text = name; params; decorators; body; kids[0] = return annotation or null
-  ClassDef,    // text = name; kids = bases and keywords; decorators; body
-  For,         // kids = {target, iter}; body; orelse
-  While,       // kids = {test}; body; orelse
-  If,          // kids = {test}; body; orelse (an elif is an If alone in orelse)
-  With,        // kids = context expressions (then "as" targets); body
-  Try,         // body; handlers (ExceptHandler); orelse; finalbody
+  FunctionDef,   // text = name; params; decorators; body; kids[0] = return annotation or null
+  ClassDef,      // text = name; kids = bases and keywords; decorators; body
+  For,           // kids = {target, iter}; body; orelse
+  While,         // kids = {test}; body; orelse
+  If,            // kids = {test}; body; orelse (an elif is an If alone in orelse)
+  With,          // kids = context expressions (then "as" targets); body
+  Try,           // body; handlers (ExceptHandler); orelse; finalbody
   ExceptHandler, // kids = {type} or {}; text = name; body
-  Match,       // kids = {subject}; handlers (MatchCase)
-  MatchCase,   // kids = {pattern, guard or null}; body
-  Assign,      // kids = targets..., value
-  AugAssign,   // kids = {target, value}; text = operator
-  AnnAssign,   // kids = {target, annotation, value or null}
-  ExprStmt,    // kids = {value}
-  Return,      // kids = {value} or {}
-  Import,      // kids = Alias
-  ImportFrom,  // text = module (with leading dots); kids = Alias
-  Alias,       // text = dotted name; alias = as-name
-  Global,      // names
-  Nonlocal,    // names
+  Match,         // kids = {subject}; handlers (MatchCase)
+  MatchCase,     // kids = {pattern, guard or null}; body
+  Assign,        // kids = targets..., value
+  AugAssign,     // kids = {target, value}; text = operator
+  AnnAssign,     // kids = {target, annotation, value or null}
+  ExprStmt,      // kids = {value}
+  Return,        // kids = {value} or {}
+  Import,        // kids = Alias
+  ImportFrom,    // text = module (with leading dots); kids = Alias
+  Alias,         // text = dotted name; alias = as-name
+  Global,        // names
+  Nonlocal,      // names
   Pass,
   Break,
   Continue,
@@ -101,7 +101,7 @@ private:
 
 /// Parses Python 3 source. An error names file:line:col and the problem.
 llvm::Expected<std::unique_ptr<PyModule>> parsePython(llvm::StringRef source,
-                                                       const std::string &file);
+                                                      const std::string &file);
 
 /// "a.b.c" for a Name/Attribute chain; "" for anything else.
 std::string dottedName(const Node *n);

@@ -22,8 +22,8 @@ struct LoopRecord {
   unsigned line = 0, col = 0;
   std::string form;
   int dots = 0;
-  std::string iterator;   // "range", "tl.range", "tl.static_range", ... as written
-  std::string numStages;  // the num_stages argument as written, "" when absent
+  std::string iterator;  // "range", "tl.range", "tl.static_range", ... as written
+  std::string numStages; // the num_stages argument as written, "" when absent
   std::string why;
 };
 
@@ -71,7 +71,7 @@ struct SurveyOptions {
 
 struct SurveyReport {
   std::vector<KernelRecord> kernels;
-  std::vector<Finding> findings; // file-level
+  std::vector<Finding> findings;   // file-level
   std::vector<std::string> errors; // one line per unreadable / non-UTF-8 / unparsable file
   size_t filesScanned = 0, filesWithKernels = 0, filesExcluded = 0;
 };

@@ -1,0 +1,30 @@
+// libFuzzer entry point for the artifact readers and the Python parser: any
+// bytes read as AMDGCN, HSA code object, CUDA binary, PTX, SASS, metadata
+// JSON or Python source must give a result or an error, never a crash or a
+// hang. The first byte picks the reader, so one corpus covers all of them.
+#include "tilexform/asm/Artifacts.h"
+#include "tilexform/source/Survey.h"
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size == 0)
+    return 0;
+  using tilexform::asmfile::ArtifactKind;
+  static const ArtifactKind kinds[] = {ArtifactKind::Amdgcn, ArtifactKind::Hsaco,
+                                       ArtifactKind::Cubin,  ArtifactKind::Ptx,
+                                       ArtifactKind::Sass,   ArtifactKind::MetadataJson};
+  llvm::StringRef bytes(reinterpret_cast<const char *>(data) + 1, size - 1);
+  unsigned pick = data[0] % 7;
+  if (pick < 6) {
+    auto r = tilexform::asmfile::readArtifact(kinds[pick], "fuzz", bytes);
+    if (!r)
+      llvm::consumeError(r.takeError());
+  } else {
+    auto r = tilexform::source::surveySource(bytes, "fuzz.py");
+    if (!r)
+      llvm::consumeError(r.takeError());
+  }
+  return 0;
+}
