@@ -3,6 +3,7 @@
 // JSON or Python source must give a result or an error, never a crash or a
 // hang. The first byte picks the reader, so one corpus covers all of them.
 #include "tilexform/asm/Artifacts.h"
+#include "tilexform/hw/Occupancy.h"
 #include "tilexform/source/Survey.h"
 
 #include <cstddef>
@@ -19,8 +20,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   unsigned pick = data[0] % 7;
   if (pick < 6) {
     auto r = tilexform::asmfile::readArtifact(kinds[pick], "fuzz", bytes);
-    if (!r)
+    if (!r) {
       llvm::consumeError(r.takeError());
+      return 0;
+    }
+    // Whatever was read must also survive the occupancy models.
+    for (const auto &k : *r) {
+      auto value = [](const tilexform::asmfile::OptFigure &f) -> std::optional<int64_t> {
+        return f ? std::optional<int64_t>(f->value) : std::nullopt;
+      };
+      for (const char *arch : {"gfx942", "gfx950", "gfx1201", "sm_90", "sm_100"}) {
+        tilexform::hw::OccupancyInput in;
+        in.arch = k.arch.value_or(arch);
+        in.numWarps = k.numWarps ? k.numWarps->value : 4;
+        in.registers = k.registers ? value(k.registers) : value(k.vgprsForOccupancy);
+        in.sgprs = value(k.sgprsForOccupancy);
+        in.sharedBytes = k.sharedBytes ? value(k.sharedBytes) : value(k.staticSharedBytes);
+        in.tmemColumns = value(k.tmemColumns);
+        auto occ = tilexform::hw::computeOccupancy(in);
+        if (!occ)
+          llvm::consumeError(occ.takeError());
+      }
+    }
   } else {
     auto r = tilexform::source::surveySource(bytes, "fuzz.py");
     if (!r)

@@ -53,7 +53,8 @@ llvm::Expected<ElfFile> openElf(const std::string &file, llvm::StringRef bytes, 
   for (const Shdr &sec : *sections) {
     if (auto name = ef->getSectionName(sec); !name)
       return corrupt(file, "corrupt ELF section table", name.takeError());
-    if (sec.sh_type != llvm::ELF::SHT_NOBITS && sec.sh_offset + sec.sh_size > bytes.size())
+    if (sec.sh_type != llvm::ELF::SHT_NOBITS &&
+        (sec.sh_size > bytes.size() || sec.sh_offset > bytes.size() - sec.sh_size))
       return artifactError(file, 0, 0,
                            "corrupt ELF section table: a section ends past the end of the file "
                            "(truncated file?)");
@@ -61,10 +62,14 @@ llvm::Expected<ElfFile> openElf(const std::string &file, llvm::StringRef bytes, 
   return ef;
 }
 
+struct SymbolEntry {
+  std::string name;
+  const ELFT::Sym *sym;
+};
+
 /// Symbol names by symbol-table index.
-llvm::Expected<std::vector<std::pair<std::string, const ELFT::Sym *>>>
-symbolTable(const ElfFile &ef, const std::string &file) {
-  std::vector<std::pair<std::string, const ELFT::Sym *>> out;
+llvm::Expected<std::vector<SymbolEntry>> symbolTable(const ElfFile &ef, const std::string &file) {
+  std::vector<SymbolEntry> out;
   auto sections = ef.sections();
   if (!sections)
     return sections.takeError();
@@ -79,13 +84,34 @@ symbolTable(const ElfFile &ef, const std::string &file) {
       return corrupt(file, "corrupt symbol table", strtab.takeError());
     for (const auto &sym : *syms) {
       auto name = sym.getName(*strtab);
-      out.emplace_back(name ? name->str() : std::string(), &sym);
+      out.push_back({name ? name->str() : std::string(), &sym});
       if (!name)
         llvm::consumeError(name.takeError());
     }
     break;
   }
   return out;
+}
+
+/// A checked ELF file with its section and symbol tables.
+struct OpenedElf {
+  ElfFile ef;
+  ElfFile::Elf_Shdr_Range sections;
+  std::vector<SymbolEntry> symbols;
+};
+
+llvm::Expected<OpenedElf> openWithTables(const std::string &file, llvm::StringRef bytes,
+                                         unsigned machine, const char *what) {
+  auto ef = openElf(file, bytes, machine, what);
+  if (!ef)
+    return ef.takeError();
+  auto syms = symbolTable(*ef, file);
+  if (!syms)
+    return syms.takeError();
+  auto sections = ef->sections();
+  if (!sections)
+    return sections.takeError();
+  return OpenedElf{*ef, *sections, std::move(*syms)};
 }
 
 // ------------------------------------------------------------------ hsaco --
@@ -116,12 +142,15 @@ const llvm::msgpack::DocNode *mapGet(const llvm::msgpack::DocNode &node, llvm::S
   return nullptr;
 }
 
+/// A count or size from the metadata; values outside [0, 2^40] are not
+/// figures (and would overflow the models' arithmetic).
 std::optional<int64_t> intOf(const llvm::msgpack::DocNode *node) {
+  constexpr int64_t kMax = int64_t(1) << 40;
   if (!node)
     return std::nullopt;
-  if (node->getKind() == llvm::msgpack::Type::UInt)
+  if (node->getKind() == llvm::msgpack::Type::UInt && node->getUInt() <= uint64_t(kMax))
     return static_cast<int64_t>(node->getUInt());
-  if (node->getKind() == llvm::msgpack::Type::Int)
+  if (node->getKind() == llvm::msgpack::Type::Int && node->getInt() >= 0 && node->getInt() <= kMax)
     return node->getInt();
   return std::nullopt;
 }
@@ -185,24 +214,19 @@ llvm::Error readAmdgpuNote(const ElfFile &ef, const std::string &file,
 } // namespace
 
 llvm::Expected<std::vector<KernelFacts>> readHsaco(const std::string &file, llvm::StringRef bytes) {
-  auto ef = openElf(file, bytes, llvm::ELF::EM_AMDGPU, "an AMDGPU code object");
-  if (!ef)
-    return ef.takeError();
+  auto elf = openWithTables(file, bytes, llvm::ELF::EM_AMDGPU, "an AMDGPU code object");
+  if (!elf)
+    return elf.takeError();
   std::vector<KernelFacts> kernels;
   std::optional<std::string> target;
-  if (auto err = readAmdgpuNote(*ef, file, kernels, target))
+  if (auto err = readAmdgpuNote(elf->ef, file, kernels, target))
     return err;
-  std::optional<std::string> flagsArch = amdgpuArchFromFlags(ef->getHeader().e_flags);
+  std::optional<std::string> flagsArch = amdgpuArchFromFlags(elf->ef.getHeader().e_flags);
   // The kernel descriptor (64 bytes at <name>.kd) holds what the hardware
   // allocates: COMPUTE_PGM_RSRC1 bits 5:0 are the VGPR blocks and bits 9:6 the
   // SGPR blocks, both in granules of 8 on GFX9 (incl. gfx90a/gfx942/gfx950).
   // When waves_per_eu pads the allocation this differs from .vgpr_count.
-  auto syms = symbolTable(*ef, file);
-  if (!syms)
-    return syms.takeError();
-  auto sections = ef->sections();
-  if (!sections)
-    return sections.takeError();
+  const auto &sections = elf->sections;
   std::string arch = target ? *target : flagsArch.value_or("");
   bool gfx9 = llvm::StringRef(arch).starts_with("gfx9");
   for (auto &k : kernels) {
@@ -211,22 +235,24 @@ llvm::Expected<std::vector<KernelFacts>> readHsaco(const std::string &file, llvm
       k.archFrom = target ? "amdhsa.target" : "e_flags";
     }
     if (k.maxFlatWorkgroupSize) {
-      int64_t wave = k.warpSize ? k.warpSize->value : 64;
+      int64_t wave = k.warpSize && k.warpSize->value > 0 ? k.warpSize->value : 64;
       k.numWarps = fig((k.maxFlatWorkgroupSize->value + wave - 1) / wave, file,
                        ".max_flat_workgroup_size / .wavefront_size");
     }
     const ELFT::Sym *kd = nullptr;
-    for (auto &[name, sym] : *syms)
-      if (name == k.kernel + ".kd")
-        kd = sym;
+    for (auto &entry : elf->symbols)
+      if (entry.name == k.kernel + ".kd")
+        kd = entry.sym;
     if (!kd) {
       k.notes.push_back("no kernel descriptor symbol " + k.kernel + ".kd");
-    } else if (kd->st_shndx == 0 || kd->st_shndx >= sections->size()) {
+    } else if (kd->st_shndx == 0 || kd->st_shndx >= sections.size()) {
       k.notes.push_back("kernel descriptor " + k.kernel + ".kd is not in a section");
     } else {
-      const Shdr &sec = (*sections)[kd->st_shndx];
-      uint64_t off = sec.sh_offset + (kd->st_value - sec.sh_addr);
-      if (kd->st_value < sec.sh_addr || off + 64 > bytes.size()) {
+      const Shdr &sec = sections[kd->st_shndx];
+      uint64_t delta = kd->st_value - sec.sh_addr;
+      uint64_t off = sec.sh_offset + delta;
+      if (kd->st_value < sec.sh_addr || delta > bytes.size() || off < sec.sh_offset ||
+          bytes.size() < 64 || off > bytes.size() - 64) {
         return artifactError(file, 0, 0,
                              "kernel descriptor " + k.kernel + ".kd lies outside the file");
       }
@@ -318,16 +344,12 @@ std::optional<std::string> cudaArchFromHeader(const ELFT::Ehdr &h) {
 } // namespace
 
 llvm::Expected<std::vector<KernelFacts>> readCubin(const std::string &file, llvm::StringRef bytes) {
-  auto ef = openElf(file, bytes, llvm::ELF::EM_CUDA, "a CUDA binary");
-  if (!ef)
-    return ef.takeError();
-  auto syms = symbolTable(*ef, file);
-  if (!syms)
-    return syms.takeError();
-  auto sections = ef->sections();
-  if (!sections)
-    return sections.takeError();
-  std::optional<std::string> arch = cudaArchFromHeader(ef->getHeader());
+  auto elf = openWithTables(file, bytes, llvm::ELF::EM_CUDA, "a CUDA binary");
+  if (!elf)
+    return elf.takeError();
+  const ElfFile &ef = elf->ef;
+  const auto &syms = elf->symbols;
+  std::optional<std::string> arch = cudaArchFromHeader(ef.getHeader());
 
   std::vector<KernelFacts> kernels;
   std::map<std::string, size_t> byName;
@@ -347,16 +369,16 @@ llvm::Expected<std::vector<KernelFacts>> readCubin(const std::string &file, llvm
     return kernels.back();
   };
   // Kernels are the functions with their own .text.<name> section.
-  for (const Shdr &sec : *sections) {
-    llvm::StringRef name = llvm::cantFail(ef->getSectionName(sec));
+  for (const Shdr &sec : elf->sections) {
+    llvm::StringRef name = llvm::cantFail(ef.getSectionName(sec));
     if (name.consume_front(".text.") && !name.empty())
       kernelFor(name.str());
   }
   auto symbolName = [&](uint32_t index) -> std::string {
-    return index < syms->size() ? (*syms)[index].first : std::string();
+    return index < syms.size() ? syms[index].name : std::string();
   };
-  for (const Shdr &sec : *sections) {
-    llvm::StringRef name = llvm::cantFail(ef->getSectionName(sec));
+  for (const Shdr &sec : elf->sections) {
+    llvm::StringRef name = llvm::cantFail(ef.getSectionName(sec));
     if (name.starts_with(".nv.shared.") && sec.sh_type == llvm::ELF::SHT_NOBITS) {
       llvm::StringRef fn = name.drop_front(strlen(".nv.shared."));
       if (byName.count(fn.str()))
@@ -365,7 +387,7 @@ llvm::Expected<std::vector<KernelFacts>> readCubin(const std::string &file, llvm
     }
     if (!name.starts_with(".nv.info"))
       continue;
-    auto contents = ef->getSectionContents(sec);
+    auto contents = ef.getSectionContents(sec);
     if (!contents)
       return corrupt(file, "unreadable " + name.str(), contents.takeError());
     llvm::StringRef data(reinterpret_cast<const char *>(contents->data()), contents->size());

@@ -34,10 +34,14 @@ llvm::Error requireText(const std::string &file, llvm::StringRef text, const cha
   return artifactError(file, line, col, std::string("binary data in what should be ") + what);
 }
 
+/// Counts and sizes are non-negative and far below 2^40; anything else is
+/// not a figure (and would overflow the arithmetic of the models).
+constexpr int64_t kMaxFigure = int64_t(1) << 40;
+
 std::optional<int64_t> parseInt(llvm::StringRef s) {
   s = s.trim();
   int64_t v = 0;
-  if (s.consumeInteger(0, v) || !s.trim().empty())
+  if (s.consumeInteger(0, v) || !s.trim().empty() || v < 0 || v > kMaxFigure)
     return std::nullopt;
   return v;
 }
@@ -314,7 +318,7 @@ llvm::Expected<std::vector<KernelFacts>> readAmdgcn(const std::string &file, llv
     if (!k.sgprsForOccupancy && k.totalSgprs)
       k.sgprsForOccupancy = k.totalSgprs;
     if (k.maxFlatWorkgroupSize) {
-      int64_t wave = k.warpSize ? k.warpSize->value : 64;
+      int64_t wave = k.warpSize && k.warpSize->value > 0 ? k.warpSize->value : 64;
       k.numWarps = fig((k.maxFlatWorkgroupSize->value + wave - 1) / wave, file,
                        ".max_flat_workgroup_size / wavefront size");
     }
@@ -434,6 +438,13 @@ llvm::Expected<std::vector<KernelFacts>> readMetadataJson(const std::string &fil
     return artifactError(file, line, col,
                          "not valid JSON" +
                              (colon == std::string::npos ? std::string() : what.substr(colon)));
+  } catch (const nlohmann::json::exception &e) {
+    // Numbers out of range and the like carry no position.
+    std::string what = e.what();
+    size_t close = what.find("] ");
+    return artifactError(file, 1, 1,
+                         "not usable JSON: " +
+                             (close == std::string::npos ? what : what.substr(close + 2)));
   }
   if (!j.is_object() || !j.contains("name") || !j["name"].is_string() ||
       (!j.contains("num_warps") && !j.contains("shared")))
@@ -447,9 +458,12 @@ llvm::Expected<std::vector<KernelFacts>> readMetadataJson(const std::string &fil
     if (!j.contains(key))
       return std::nullopt;
     const auto &v = j[key];
-    if (v.is_number_integer())
+    if (v.is_number_unsigned() && v.get<uint64_t>() <= uint64_t(kMaxFigure))
+      return fig(static_cast<int64_t>(v.get<uint64_t>()), file, key);
+    if (v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() >= 0 &&
+        v.get<int64_t>() <= kMaxFigure)
       return fig(v.get<int64_t>(), file, key);
-    if (v.is_number_float())
+    if (v.is_number_float() && v.get<double>() >= 0 && v.get<double>() <= double(kMaxFigure))
       return fig(static_cast<int64_t>(v.get<double>()), file, key);
     return std::nullopt;
   };
@@ -466,7 +480,7 @@ llvm::Expected<std::vector<KernelFacts>> readMetadataJson(const std::string &fil
     const auto &t = j["target"];
     if (t.is_object() && t.contains("arch")) {
       if (t["arch"].is_number_integer())
-        k.arch = normaliseArch(std::to_string(t["arch"].get<int>()));
+        k.arch = normaliseArch(std::to_string(t["arch"].get<int64_t>()));
       else if (t["arch"].is_string())
         k.arch = normaliseArch(t["arch"].get<std::string>());
       if (!k.warpSize && t.contains("warp_size") && t["warp_size"].is_number_integer())

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <unistd.h>
 
 namespace tilexform::cli {
 
@@ -66,6 +67,30 @@ std::optional<gluon::GluonApi> resolveGluonApi(const std::string &name) {
                     "' (use 3.6, or 3.5 for the ctas_per_cga spelling)",
                 kExitUsage);
   return api;
+}
+
+ProgressLine::ProgressLine(const char *command, bool quiet)
+    : command_(command), active_(!quiet && isatty(fileno(stderr))) {}
+
+std::function<void(size_t, size_t)> ProgressLine::callback() const {
+  if (!active_)
+    return {};
+  const char *command = command_;
+  return [command](size_t done, size_t total) {
+    if (done == total || done % 64 == 0)
+      std::fprintf(stderr, "\r%s: %zu/%zu files", command, done, total);
+  };
+}
+
+void ProgressLine::finish() {
+  if (active_)
+    std::fprintf(stderr, "\r\033[K");
+  active_ = false;
+}
+
+void printErrorLines(const std::vector<std::string> &lines) {
+  for (auto &line : lines)
+    std::fprintf(stderr, "tilexform: %s\n", line.c_str());
 }
 
 Json optionalJson(const std::optional<int64_t> &v) { return v ? Json(*v) : Json(nullptr); }

@@ -12,7 +12,6 @@
 #include <llvm/Support/Path.h>
 
 #include <cstdio>
-#include <unistd.h>
 
 namespace tilexform::cli {
 
@@ -150,19 +149,13 @@ int execute() {
     options.arch = arch;
   }
   options.jobs = opts.jobs;
-  bool tty = !opts.quiet && isatty(fileno(stderr));
-  if (tty)
-    options.progress = [](size_t done, size_t total) {
-      if (done == total || done % 64 == 0)
-        std::fprintf(stderr, "\rprobe: %zu/%zu files", done, total);
-    };
+  ProgressLine progress("probe", opts.quiet);
+  options.progress = progress.callback();
   auto report = asmfile::probe(opts.paths, options);
-  if (tty)
-    std::fprintf(stderr, "\r\033[K");
+  progress.finish();
   if (!report)
     return reportError(report.takeError());
-  for (auto &e : report->errors)
-    std::fprintf(stderr, "tilexform: %s\n", e.c_str());
+  printErrorLines(report->errors);
   if (report->kernels.empty())
     return reportError(
         llvm::make_error<InputError>(opts.paths.front(), 0, 0,

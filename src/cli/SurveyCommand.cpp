@@ -10,7 +10,6 @@
 
 #include <cstdio>
 #include <map>
-#include <unistd.h>
 
 namespace tilexform::cli {
 
@@ -220,19 +219,13 @@ int execute() {
   options.excludes = opts.excludes;
   options.useGitignore = !opts.noGitignore;
   options.jobs = opts.jobs;
-  bool tty = !opts.quiet && isatty(fileno(stderr));
-  if (tty)
-    options.progress = [](size_t done, size_t total) {
-      if (done == total || done % 256 == 0)
-        std::fprintf(stderr, "\rsurvey: %zu/%zu files", done, total);
-    };
+  ProgressLine progress("survey", opts.quiet);
+  options.progress = progress.callback();
   auto report = source::survey(opts.roots, options);
-  if (tty)
-    std::fprintf(stderr, "\r\033[K");
+  progress.finish();
   if (!report)
     return reportError(report.takeError());
-  for (auto &e : report->errors)
-    std::fprintf(stderr, "tilexform: %s\n", e.c_str());
+  printErrorLines(report->errors);
   if (opts.format == "json") {
     printJson(reportJson(*report));
   } else if (opts.format == "sarif") {

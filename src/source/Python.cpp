@@ -229,7 +229,9 @@ private:
     emit(Tok::String, start, pos_ - start, fstring);
   }
 
-  void scanString(bool fstring, bool raw) {
+  void scanString(bool fstring, bool raw, unsigned nesting = 0) {
+    if (nesting > 32)
+      throw SyntaxError{line_, col_, "strings nested too deeply in an f-string"};
     char q = src_[pos_];
     bool triple = pos_ + 2 < src_.size() && src_[pos_ + 1] == q && src_[pos_ + 2] == q;
     unsigned line = line_, col = col_;
@@ -291,7 +293,7 @@ private:
         if (braces > 0 && (c == '"' || c == '\'')) {
           // A string nested in a replacement field (Python 3.12 allows the
           // same quote as the enclosing literal).
-          scanString(false, false);
+          scanString(false, false, nesting + 1);
           continue;
         }
       }
@@ -622,17 +624,27 @@ private:
   }
 
   Node *parseIf() {
-    const Token &t = cur();
-    ++i_; // if / elif
-    Node *n = make(NodeKind::If, t);
-    n->kids.push_back(parseNamedExpression());
-    parseBlock(n->body, n);
-    if (atName("elif")) {
-      n->orelse.push_back(parseIf());
-    } else if (acceptName("else")) {
-      parseBlock(n->orelse, nullptr);
-    }
-    return n;
+    // An elif is an If alone in the orelse of the one before; the chain is
+    // read iteratively so a long chain costs no stack.
+    Node *first = nullptr, *last = nullptr;
+    size_t links = 0;
+    do {
+      if (++links > kMaxChain)
+        fail("elif chain too long");
+      const Token &t = cur();
+      ++i_; // if / elif
+      Node *n = make(NodeKind::If, t);
+      n->kids.push_back(parseNamedExpression());
+      parseBlock(n->body, n);
+      if (last)
+        last->orelse.push_back(n);
+      else
+        first = n;
+      last = n;
+    } while (atName("elif"));
+    if (acceptName("else"))
+      parseBlock(last->orelse, nullptr);
+    return first;
   }
 
   Node *parseWhile() {
@@ -954,7 +966,7 @@ private:
     bool paren = acceptOp("(");
     if (acceptOp("*")) {
       Node *alias = make(NodeKind::Alias, t);
-      alias->text = "*";
+      alias->text.assign(1, '*');
       n->kids.push_back(alias);
     } else {
       do {
@@ -979,7 +991,7 @@ private:
       const Token &t = cur();
       ++i_;
       Node *s = make(NodeKind::Starred, t);
-      s->text = "*";
+      s->text.assign(1, '*');
       s->kids.push_back(parseBitOr());
       return s;
     }
@@ -1038,7 +1050,7 @@ private:
       const Token &t = cur();
       ++i_;
       Node *s = make(NodeKind::Starred, t);
-      s->text = "*";
+      s->text.assign(1, '*');
       s->kids.push_back(parseBitOr());
       return s;
     }
@@ -1157,6 +1169,14 @@ private:
     return n ? n : first;
   }
 
+  /// Left-associative chains (a + b + ...) and trailers (a.b(c)[d]...) nest
+  /// without parser recursion; they are bounded so every later walk of the
+  /// tree stays within the stack.
+  void bumpChain(size_t &n) {
+    if (++n > kMaxChain)
+      fail("expression too long");
+  }
+
   Node *binary(Node *left, const Token &t, std::string op, Node *right) {
     Node *n = make(NodeKind::BinOp, t);
     n->text = std::move(op);
@@ -1164,63 +1184,32 @@ private:
     return n;
   }
 
-  Node *parseBitOr() {
+  /// One left-associative precedence level: operands from `next`, joined by
+  /// any of `ops`.
+  Node *parseLeftAssoc(std::initializer_list<const char *> ops, Node *(Parser::*next)()) {
     const Token &t = cur();
-    Node *n = parseXor();
-    while (atOp("|")) {
+    Node *n = (this->*next)();
+    size_t chain = 0;
+    while (true) {
+      const char *op = nullptr;
+      for (const char *o : ops)
+        if (atOp(o)) {
+          op = o;
+          break;
+        }
+      if (!op)
+        return n;
+      bumpChain(chain);
       ++i_;
-      n = binary(n, t, "|", parseXor());
+      n = binary(n, t, op, (this->*next)());
     }
-    return n;
   }
-  Node *parseXor() {
-    const Token &t = cur();
-    Node *n = parseBitAnd();
-    while (atOp("^")) {
-      ++i_;
-      n = binary(n, t, "^", parseBitAnd());
-    }
-    return n;
-  }
-  Node *parseBitAnd() {
-    const Token &t = cur();
-    Node *n = parseShift();
-    while (atOp("&")) {
-      ++i_;
-      n = binary(n, t, "&", parseShift());
-    }
-    return n;
-  }
-  Node *parseShift() {
-    const Token &t = cur();
-    Node *n = parseSum();
-    while (atOp("<<") || atOp(">>")) {
-      std::string op = cur().text.str();
-      ++i_;
-      n = binary(n, t, op, parseSum());
-    }
-    return n;
-  }
-  Node *parseSum() {
-    const Token &t = cur();
-    Node *n = parseTerm();
-    while (atOp("+") || atOp("-")) {
-      std::string op = cur().text.str();
-      ++i_;
-      n = binary(n, t, op, parseTerm());
-    }
-    return n;
-  }
-  Node *parseTerm() {
-    const Token &t = cur();
-    Node *n = parseFactor();
-    while (atOp("*") || atOp("/") || atOp("//") || atOp("%") || atOp("@")) {
-      std::string op = cur().text.str();
-      ++i_;
-      n = binary(n, t, op, parseFactor());
-    }
-    return n;
-  }
+  Node *parseBitOr() { return parseLeftAssoc({"|"}, &Parser::parseXor); }
+  Node *parseXor() { return parseLeftAssoc({"^"}, &Parser::parseBitAnd); }
+  Node *parseBitAnd() { return parseLeftAssoc({"&"}, &Parser::parseShift); }
+  Node *parseShift() { return parseLeftAssoc({"<<", ">>"}, &Parser::parseSum); }
+  Node *parseSum() { return parseLeftAssoc({"+", "-"}, &Parser::parseTerm); }
+  Node *parseTerm() { return parseLeftAssoc({"*", "/", "//", "%", "@"}, &Parser::parseFactor); }
   Node *parseFactor() {
     DepthGuard guard(*this);
     if (atOp("+") || atOp("-") || atOp("~")) {
@@ -1250,8 +1239,11 @@ private:
 
   Node *parsePrimary() {
     Node *n = parseAtom();
+    size_t chain = 0;
     while (true) {
       const Token &t = cur();
+      if (atOp(".") || atOp("(") || atOp("["))
+        bumpChain(chain);
       if (acceptOp(".")) {
         Node *a = make(NodeKind::Attribute, t);
         a->kids.push_back(n);
@@ -1287,7 +1279,7 @@ private:
       const Token &t = cur();
       if (acceptOp("*")) {
         Node *s = make(NodeKind::Starred, t);
-        s->text = "*";
+        s->text.assign(1, '*');
         s->kids.push_back(parseExpression());
         out.push_back(s);
       } else if (acceptOp("**")) {
@@ -1549,6 +1541,7 @@ private:
   size_t i_ = 0;
   int depth_ = 0;
   bool inPattern_ = false;
+  static constexpr size_t kMaxChain = 5000;
 };
 
 } // namespace

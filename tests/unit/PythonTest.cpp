@@ -194,7 +194,7 @@ TEST(PythonParser, LineJoiningAndIndentation) {
 
 TEST(PythonParser, SyntaxErrorsNamePosition) {
   EXPECT_EQ(errorOf("def f(:):\n    pass\n"), "t.py:1:7: error: syntax error: expected a name, "
-                                                "found ':'");
+                                              "found ':'");
   EXPECT_EQ(errorOf("def f(:\n    pass\n"), "t.py:1:6: error: syntax error: '(' was never closed");
   EXPECT_EQ(errorOf("x = (1,\ny = 2\n"), "t.py:1:5: error: syntax error: '(' was never closed");
   EXPECT_EQ(errorOf("x = 1)\n"), "t.py:1:6: error: syntax error: unmatched ')'");
@@ -215,6 +215,29 @@ TEST(PythonParser, DeepNestingIsAnErrorNotACrash) {
   EXPECT_NE(errorOf(deep).find("nesting too deep"), std::string::npos);
   std::string minus = "x = " + std::string(5000, '-') + "1\n";
   EXPECT_NE(errorOf(minus).find("nesting too deep"), std::string::npos);
+}
+
+TEST(PythonParser, LongButFlatInputsParse) {
+  std::string table = "T = [";
+  for (int i = 0; i < 100000; ++i)
+    table += std::to_string(i) + ", ";
+  table += "]\n";
+  EXPECT_TRUE(parse(table));
+  std::string elifs = "if x == 0:\n    pass\n";
+  for (int i = 1; i < 3000; ++i)
+    elifs += "elif x == " + std::to_string(i) + ":\n    pass\n";
+  auto m = parse(elifs + "else:\n    pass\n");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->root->body.size(), 1u);
+  // Chains that would nest the tree beyond any stack are refused.
+  std::string sum = "x = 1";
+  for (int i = 0; i < 30000; ++i)
+    sum += " + 1";
+  EXPECT_NE(errorOf(sum + "\n").find("expression too long"), std::string::npos);
+  std::string calls = "x = f";
+  for (int i = 0; i < 30000; ++i)
+    calls += "()";
+  EXPECT_NE(errorOf(calls + "\n").find("expression too long"), std::string::npos);
 }
 
 TEST(PythonParser, TruncatedInputsNeverCrash) {

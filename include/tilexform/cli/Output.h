@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <llvm/Support/Error.h>
 #include <optional>
 #include <string>
@@ -50,6 +51,23 @@ void addGluonApiOption(CLI::App *cmd, std::string &api);
 /// The API named by `--gluon-api`; none (after reporting a usage error) for
 /// an unknown name.
 std::optional<gluon::GluonApi> resolveGluonApi(const std::string &name);
+
+/// "command: done/total files" on stderr while files are read, only when
+/// stderr is a terminal and not `quiet`; finish() clears the line.
+class ProgressLine {
+public:
+  ProgressLine(const char *command, bool quiet);
+  /// The callback for the core's progress hook; empty when there is no line.
+  std::function<void(size_t, size_t)> callback() const;
+  void finish();
+
+private:
+  const char *command_;
+  bool active_;
+};
+
+/// One stderr line per unreadable input, each already `file:line:col: error: ...`.
+void printErrorLines(const std::vector<std::string> &lines);
 
 /// An optional integer as JSON (null when absent).
 Json optionalJson(const std::optional<int64_t> &v);
