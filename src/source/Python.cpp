@@ -1561,15 +1561,17 @@ llvm::Expected<std::unique_ptr<PyModule>> parsePython(llvm::StringRef source,
 }
 
 std::string dottedName(const Node *n) {
-  if (!n)
-    return {};
-  if (n->kind == NodeKind::Name)
-    return n->text;
-  if (n->kind == NodeKind::Attribute) {
-    std::string base = dottedName(n->kids[0]);
-    return base.empty() ? std::string() : base + "." + n->text;
+  std::vector<const std::string *> attributes;
+  while (n && n->kind == NodeKind::Attribute) {
+    attributes.push_back(&n->text);
+    n = n->kids[0];
   }
-  return {};
+  if (!n || n->kind != NodeKind::Name)
+    return {};
+  std::string out = n->text;
+  for (auto it = attributes.rbegin(); it != attributes.rend(); ++it)
+    out += "." + **it;
+  return out;
 }
 
 } // namespace tilexform::source

@@ -31,29 +31,52 @@ template <class F> void forEachChild(Node *n, F &&f) {
         f(c);
 }
 
-/// Pre-order walk with the chain of ancestors.
-template <class F> void walk(Node *n, std::vector<Node *> &stack, F &&f) {
-  f(n, stack);
-  stack.push_back(n);
-  forEachChild(n, [&](Node *c) { walk(c, stack, f); });
-  stack.pop_back();
+/// Pre-order walk with the chain of ancestors; `f(node, ancestors)` returns
+/// whether to descend into the node. Iterative: a long operator chain makes a
+/// deep tree, and no walk may recurse that deep.
+template <class F> void traverse(Node *root, F &&f) {
+  struct Frame {
+    Node *node;
+    bool leave;
+  };
+  std::vector<Frame> work{{root, false}};
+  std::vector<Node *> ancestors, children;
+  while (!work.empty()) {
+    Frame frame = work.back();
+    work.pop_back();
+    if (frame.leave) {
+      ancestors.pop_back();
+      continue;
+    }
+    if (!f(frame.node, ancestors))
+      continue;
+    ancestors.push_back(frame.node);
+    work.push_back({frame.node, true});
+    children.clear();
+    forEachChild(frame.node, [&](Node *c) { children.push_back(c); });
+    for (auto it = children.rbegin(); it != children.rend(); ++it)
+      work.push_back({*it, false});
+  }
 }
 
 template <class F> void walkAll(Node *n, F &&f) {
-  std::vector<Node *> stack;
-  walk(n, stack, [&](Node *m, std::vector<Node *> &) { f(m); });
+  traverse(n, [&](Node *m, const std::vector<Node *> &) {
+    f(m);
+    return true;
+  });
+}
+
+bool isScope(const Node *n) {
+  return n->kind == K::FunctionDef || n->kind == K::ClassDef || n->kind == K::Lambda;
 }
 
 /// Walks a kernel body without entering nested function definitions.
 template <class F> void walkBody(const std::vector<Node *> &body, F &&f) {
-  std::function<void(Node *)> go = [&](Node *n) {
-    f(n);
-    if (n->kind == K::FunctionDef || n->kind == K::ClassDef || n->kind == K::Lambda)
-      return;
-    forEachChild(n, go);
-  };
   for (Node *s : body)
-    go(s);
+    traverse(s, [&](Node *n, const std::vector<Node *> &) {
+      f(n);
+      return !isScope(n);
+    });
 }
 
 std::string lastComponent(const std::string &dotted) {
@@ -81,9 +104,10 @@ std::vector<const Node *> positionalArgs(const Node *call) {
 void collectNames(const Node *n, std::vector<const Node *> &out) {
   if (!n)
     return;
-  if (n->kind == K::Name)
-    out.push_back(n);
-  forEachChild(const_cast<Node *>(n), [&](Node *c) { collectNames(c, out); });
+  walkAll(const_cast<Node *>(n), [&](Node *m) {
+    if (m->kind == K::Name)
+      out.push_back(m);
+  });
 }
 
 /// Names bound by an assignment target (x, (a, b), *rest); not x.attr or x[i].
@@ -324,65 +348,77 @@ private:
     std::set<std::string> params, constexprParams, locals, constexprLocals;
   };
 
-  bool isConstexpr(const Node *e, const Scope &s) const {
-    if (!e)
+  bool nameIsConstexpr(const Node *e, const Scope &s) const {
+    if (s.constexprParams.count(e->text) || s.constexprLocals.count(e->text))
       return true;
-    switch (e->kind) {
-    case K::Constant:
-    case K::Str:
-    case K::Ellipsis:
-      return true;
-    case K::Name: {
-      if (s.constexprParams.count(e->text) || s.constexprLocals.count(e->text))
-        return true;
-      if (s.params.count(e->text) || s.locals.count(e->text))
-        return false;
-      auto g = globals_.find(e->text);
-      if (g != globals_.end())
-        return g->second.constexprWrapped;
-      return isLanguagePath(im_.resolve(e)) || im_.alias.count(e->text);
-    }
-    case K::Attribute: {
-      static const std::set<std::string> typeInfo = {"dtype", "shape", "element_ty",        "numel",
-                                                     "type",  "value", "primitive_bitwidth"};
-      if (typeInfo.count(e->text))
-        return true;
-      if (isLanguagePath(im_.resolve(e)))
-        return true;
-      return isConstexpr(e->kids[0], s);
-    }
-    case K::Call: {
-      std::string r = im_.resolve(e->kids[0]);
-      static const std::set<std::string> pure = {
-          "min",        "max",     "abs",     "int",       "float", "bool",           "len",
-          "isinstance", "hasattr", "getattr", "constexpr", "cdiv",  "next_power_of_2"};
-      bool method = e->kids[0]->kind == K::Attribute && isConstexpr(e->kids[0]->kids[0], s) &&
-                    !isLanguagePath(r);
-      if (!pure.count(lastComponent(r)) && !method)
-        return false;
-      for (size_t i = 1; i < e->kids.size(); ++i) {
-        const Node *a = e->kids[i];
-        if (!isConstexpr(a && a->kind == K::Keyword ? a->kids[0] : a, s))
-          return false;
-      }
-      return true;
-    }
-    case K::BinOp:
-    case K::UnaryOp:
-    case K::BoolOp:
-    case K::Compare:
-    case K::IfExp:
-    case K::Tuple:
-    case K::List:
-    case K::Subscript:
-    case K::Slice:
-      for (const Node *c : e->kids)
-        if (!isConstexpr(c, s))
-          return false;
-      return true;
-    default:
+    if (s.params.count(e->text) || s.locals.count(e->text))
       return false;
+    auto g = globals_.find(e->text);
+    if (g != globals_.end())
+      return g->second.constexprWrapped;
+    return isLanguagePath(im_.resolve(e)) || im_.alias.count(e->text);
+  }
+
+  /// Whether an expression is known at compile time: every leaf is a literal,
+  /// a constexpr name or a language constant, and every operation is pure.
+  bool isConstexpr(const Node *root, const Scope &s) const {
+    static const std::set<std::string> typeInfo = {"dtype", "shape", "element_ty",        "numel",
+                                                   "type",  "value", "primitive_bitwidth"};
+    static const std::set<std::string> pure = {
+        "min",        "max",     "abs",     "int",       "float", "bool",           "len",
+        "isinstance", "hasattr", "getattr", "constexpr", "cdiv",  "next_power_of_2"};
+    std::vector<const Node *> work{root};
+    while (!work.empty()) {
+      const Node *e = work.back();
+      work.pop_back();
+      if (!e)
+        continue;
+      switch (e->kind) {
+      case K::Constant:
+      case K::Str:
+      case K::Ellipsis:
+        break;
+      case K::Name:
+        if (!nameIsConstexpr(e, s))
+          return false;
+        break;
+      case K::Attribute:
+        if (!typeInfo.count(e->text) && !isLanguagePath(im_.resolve(e)))
+          work.push_back(e->kids[0]);
+        break;
+      case K::Keyword:
+        work.push_back(e->kids[0]);
+        break;
+      case K::Call: {
+        const Node *func = e->kids[0];
+        std::string r = im_.resolve(func);
+        if (!pure.count(lastComponent(r))) {
+          // A method of a constexpr object (x.dtype.is_fp8()) is constexpr.
+          if (func->kind != K::Attribute || isLanguagePath(r))
+            return false;
+          work.push_back(func->kids[0]);
+        }
+        for (size_t i = 1; i < e->kids.size(); ++i)
+          work.push_back(e->kids[i]);
+        break;
+      }
+      case K::BinOp:
+      case K::UnaryOp:
+      case K::BoolOp:
+      case K::Compare:
+      case K::IfExp:
+      case K::Tuple:
+      case K::List:
+      case K::Subscript:
+      case K::Slice:
+        for (const Node *c : e->kids)
+          work.push_back(c);
+        break;
+      default:
+        return false;
+      }
     }
+    return true;
   }
 
   Scope kernelScope(Node *def) {
@@ -510,22 +546,23 @@ private:
   /// (they are unrolled into it), not in other inner loops.
   int countDots(const std::vector<Node *> &body) {
     int dots = 0;
-    std::function<void(Node *)> go = [&](Node *n) {
-      if (n->kind == K::FunctionDef || n->kind == K::ClassDef || n->kind == K::Lambda)
-        return;
-      if (n->kind == K::Call && isDotLike(im_.resolve(n->kids[0])))
-        ++dots;
-      if ((n->kind == K::For && loopForm(n).form != "static") || n->kind == K::While) {
-        // still count what the header evaluates
-        for (Node *c : n->kids)
-          if (c)
-            go(c);
-        return;
-      }
-      forEachChild(n, go);
-    };
+    std::function<bool(Node *, const std::vector<Node *> &)> visit =
+        [&](Node *n, const std::vector<Node *> &) {
+          if (isScope(n))
+            return false;
+          if (n->kind == K::Call && isDotLike(im_.resolve(n->kids[0])))
+            ++dots;
+          if ((n->kind == K::For && loopForm(n).form != "static") || n->kind == K::While) {
+            // An inner loop has its own record; only its header is this loop's.
+            for (Node *c : n->kids)
+              if (c)
+                traverse(c, visit);
+            return false;
+          }
+          return true;
+        };
     for (Node *s : body)
-      go(s);
+      traverse(s, visit);
     return dots;
   }
 
@@ -712,18 +749,17 @@ private:
 
   // ---- launches: kernel[grid](args)
   void analyzeLaunches() {
-    std::vector<Node *> stack;
-    walk(m_.root, stack, [&](Node *n, std::vector<Node *> &ancestors) {
+    traverse(m_.root, [&](Node *n, const std::vector<Node *> &ancestors) {
       if (n->kind != K::Call || n->kids[0]->kind != K::Subscript)
-        return;
+        return true;
       Node *sub = n->kids[0];
       KernelInfo *k = kernelNamed(dottedName(sub->kids[0]));
       if (!k || sub->kids[0]->kind != K::Name)
-        return;
+        return true;
       // Inside a kernel there are no launches.
       for (Node *a : ancestors)
         if (a->kind == K::FunctionDef && kernelNamed(a->text) && kernelNamed(a->text)->def == a)
-          return;
+          return true;
       Node *scope = m_.root;
       for (Node *a : ancestors)
         if (a->kind == K::FunctionDef)
@@ -764,6 +800,7 @@ private:
                 std::to_string(tensorLoop->line) +
                 ": batch the tensors into one launch (a grouped kernel over a pointer table)"));
       }
+      return true;
     });
   }
 
@@ -1036,7 +1073,9 @@ void walkTree(const std::filesystem::path &root, const std::filesystem::path &di
   for (auto &e : entries) {
     std::string name = e.path().filename().string();
     std::error_code typeEc;
-    bool isDir = e.is_directory(typeEc);
+    // Directory links are not followed (as git does not): a link to an
+    // ancestor would never end.
+    bool isDir = !e.is_symlink(typeEc) && e.is_directory(typeEc);
     std::string path = rel.empty() ? name : rel + "/" + name;
     if (isDir && (name == ".git" || name == "__pycache__" || name == ".hg" || name == ".svn"))
       continue;

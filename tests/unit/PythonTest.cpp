@@ -240,6 +240,26 @@ TEST(PythonParser, LongButFlatInputsParse) {
   EXPECT_NE(errorOf(calls + "\n").find("expression too long"), std::string::npos);
 }
 
+TEST(Survey, DeepTreesAreWalkedWithoutRecursion) {
+  // 4,000 operators make a tree 4,000 deep; every analysis walks it.
+  std::string chain = "k";
+  for (int i = 0; i < 4000; ++i)
+    chain += " + k";
+  std::string attrs = "x";
+  for (int i = 0; i < 4000; ++i)
+    attrs += ".a";
+  std::string src = "import triton\nimport triton.language as tl\nG = 1\n@triton.jit\n"
+                    "def f(x, K: tl.constexpr):\n    for k in range(0, K):\n"
+                    "        if " +
+                    chain + " > G:\n            acc = tl.dot(" + attrs + ", x)\n    return " +
+                    chain + "\n";
+  auto r = source::surveySource(src, "deep.py");
+  ASSERT_TRUE(static_cast<bool>(r)) << llvm::toString(r.takeError());
+  ASSERT_EQ(r->kernels.size(), 1u);
+  EXPECT_EQ(r->kernels[0].loops.size(), 1u);
+  EXPECT_EQ(r->kernels[0].findings.size(), 2u); // the runtime if, the global G
+}
+
 TEST(PythonParser, TruncatedInputsNeverCrash) {
   std::string src = "import triton\nimport triton.language as tl\n@triton.jit\n"
                     "def k(x, BLOCK: tl.constexpr):\n    for i in tl.range(0, 4, num_stages=2):\n"
