@@ -8,8 +8,19 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  // TILEXFORM_FUZZ_LAST=FILE keeps the input being run in FILE, for crashes
+  // that take the fuzzer's own handler down with them.
+  static const char *last = std::getenv("TILEXFORM_FUZZ_LAST");
+  if (last) {
+    if (FILE *f = std::fopen(last, "wb")) {
+      std::fwrite(data, 1, size, f);
+      std::fclose(f);
+    }
+  }
   if (size == 0)
     return 0;
   using tilexform::asmfile::ArtifactKind;

@@ -9,6 +9,7 @@
 
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/BinaryFormat/MsgPackDocument.h>
+#include <llvm/BinaryFormat/MsgPackReader.h>
 #include <llvm/Object/ELF.h>
 #include <llvm/Support/Endian.h>
 
@@ -155,6 +156,58 @@ std::optional<int64_t> intOf(const llvm::msgpack::DocNode *node) {
   return std::nullopt;
 }
 
+/// Whether a MessagePack blob may be handed to msgpack::Document: it must
+/// read to its end, and every map key must be a scalar (the document orders
+/// keys and has no order for arrays, maps or extensions). Checked with the
+/// low-level reader, iteratively.
+llvm::Error checkMsgPack(llvm::StringRef blob, const std::string &file) {
+  using llvm::msgpack::Type;
+  struct Level {
+    size_t remaining;
+    bool map;
+    size_t index;
+  };
+  llvm::msgpack::Reader reader(blob);
+  std::vector<Level> stack;
+  size_t objects = 0;
+  auto bad = [&](const std::string &why) {
+    return artifactError(file, 0, 0, "the AMDGPU metadata note is not valid MessagePack: " + why);
+  };
+  while (true) {
+    while (!stack.empty() && stack.back().remaining == 0)
+      stack.pop_back();
+    if (objects > 0 && stack.empty())
+      return llvm::Error::success();
+    llvm::msgpack::Object obj;
+    auto more = reader.read(obj);
+    if (!more)
+      return bad(llvm::toString(more.takeError()));
+    if (!*more)
+      return bad("it ends inside an array or map");
+    ++objects;
+    bool key = false;
+    if (!stack.empty()) {
+      Level &level = stack.back();
+      key = level.map && level.index % 2 == 0;
+      ++level.index;
+      --level.remaining;
+    }
+    if (key && (obj.Kind == Type::Array || obj.Kind == Type::Map || obj.Kind == Type::Extension))
+      return bad("a map key is not a scalar");
+    if (obj.Kind == Type::Array || obj.Kind == Type::Map) {
+      // Every element takes at least one byte.
+      if (obj.Length > blob.size())
+        return bad("an array or map is longer than the note");
+      size_t elements = obj.Kind == Type::Map ? obj.Length * 2 : obj.Length;
+      if (elements) {
+        if (stack.size() >= 64)
+          return bad("nested too deeply");
+        stack.push_back({elements, obj.Kind == Type::Map, 0});
+      }
+    }
+  }
+}
+
 /// The NT_AMDGPU_METADATA note's kernels, as facts.
 llvm::Error readAmdgpuNote(const ElfFile &ef, const std::string &file,
                            std::vector<KernelFacts> &kernels, std::optional<std::string> &target) {
@@ -170,6 +223,8 @@ llvm::Error readAmdgpuNote(const ElfFile &ef, const std::string &file,
       if (note.getName() != "AMDGPU" || note.getType() != llvm::ELF::NT_AMDGPU_METADATA)
         continue;
       llvm::StringRef blob = note.getDescAsStringRef(4);
+      if (auto err = checkMsgPack(blob, file))
+        return err;
       llvm::msgpack::Document doc;
       if (!doc.readFromBlob(blob, /*Multi=*/false))
         return artifactError(file, 0, 0, "the AMDGPU metadata note is not valid MessagePack");
