@@ -628,7 +628,20 @@ private:
               block(s->orelse, dotLoopLine);
               break;
             }
-            case K::While:
+            case K::While: {
+              // scf.while: the pipeliner handles only for loops.
+              LoopRecord rec;
+              rec.line = s->line;
+              rec.col = s->col;
+              rec.dots = countDots(s->body);
+              rec.iterator = "while";
+              rec.form = "none";
+              rec.why = "a while loop: Triton's software pipeliner handles only for loops";
+              k.record.loops.push_back(rec);
+              block(s->body, 0);
+              block(s->orelse, dotLoopLine);
+              break;
+            }
             case K::With:
               block(s->body, dotLoopLine);
               block(s->orelse, dotLoopLine);
