@@ -476,34 +476,17 @@ private:
     }
     if (t.type == Tok::Name) {
       llvm::StringRef w = t.text;
-      if (w == "def") {
-        out.push_back(parseFunction());
-        return;
-      }
-      if (w == "class") {
-        out.push_back(parseClass());
-        return;
-      }
-      if (w == "if") {
-        out.push_back(parseIf());
-        return;
-      }
-      if (w == "while") {
-        out.push_back(parseWhile());
-        return;
-      }
-      if (w == "for") {
-        out.push_back(parseFor());
-        return;
-      }
-      if (w == "try") {
-        out.push_back(parseTry());
-        return;
-      }
-      if (w == "with") {
-        out.push_back(parseWith());
-        return;
-      }
+      using Compound = Node *(Parser::*)();
+      static const std::pair<const char *, Compound> compounds[] = {
+          {"def", &Parser::parseFunction}, {"class", &Parser::parseClass},
+          {"if", &Parser::parseIf},        {"while", &Parser::parseWhile},
+          {"for", &Parser::parseFor},      {"try", &Parser::parseTry},
+          {"with", &Parser::parseWith}};
+      for (auto &[keyword, parse] : compounds)
+        if (w == keyword) {
+          out.push_back((this->*parse)());
+          return;
+        }
       if (w == "async" && peek().type == Tok::Name &&
           (peek().text == "def" || peek().text == "for" || peek().text == "with")) {
         ++i_;
