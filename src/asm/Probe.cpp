@@ -1,16 +1,12 @@
 #include "tilexform/asm/Probe.h"
 #include "tilexform/hw/ArchData.h"
 #include "tilexform/support/InputError.h"
+#include "tilexform/support/Parallel.h"
 
-#include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/Parallel.h>
 #include <llvm/Support/Path.h>
-#include <llvm/Support/Threading.h>
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
-#include <mutex>
 #include <set>
 
 namespace tilexform::asmfile {
@@ -75,10 +71,9 @@ llvm::Error collect(const std::string &path, std::vector<Candidate> &out) {
 
 FileResult readOne(const Candidate &c) {
   FileResult r;
-  auto buffer = llvm::MemoryBuffer::getFile(c.path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+  auto buffer = readInputFile(c.path);
   if (!buffer) {
-    r.error = errorLine(artifactError(c.path, 0, 0, "cannot read: " + buffer.getError().message()));
+    r.error = errorLine(buffer.takeError());
     return r;
   }
   llvm::StringRef contents = (*buffer)->getBuffer();
@@ -280,17 +275,8 @@ llvm::Expected<ProbeReport> probe(const std::vector<std::string> &paths,
   }
 
   std::vector<FileResult> results(unique.size());
-  std::atomic<size_t> done{0};
-  std::mutex progressMutex;
-  llvm::parallel::strategy = llvm::hardware_concurrency(options.jobs);
-  llvm::parallelFor(0, unique.size(), [&](size_t i) {
-    results[i] = readOne(unique[i]);
-    size_t n = ++done;
-    if (options.progress) {
-      std::lock_guard<std::mutex> lock(progressMutex);
-      options.progress(n, unique.size());
-    }
-  });
+  parallelForWithProgress(unique.size(), options.jobs, options.progress,
+                          [&](size_t i) { results[i] = readOne(unique[i]); });
 
   ProbeReport report;
   // Group by directory and stem; inside a group, by kernel name.

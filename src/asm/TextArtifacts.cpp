@@ -28,10 +28,8 @@ llvm::Error requireText(const std::string &file, llvm::StringRef text, const cha
   size_t nul = text.find('\0');
   if (nul == llvm::StringRef::npos)
     return llvm::Error::success();
-  unsigned line = 1 + text.take_front(nul).count('\n');
-  size_t lastNl = text.take_front(nul).rfind('\n');
-  unsigned col = lastNl == llvm::StringRef::npos ? nul + 1 : nul - lastNl;
-  return artifactError(file, line, col, std::string("binary data in what should be ") + what);
+  TextPosition at = positionOf(text, nul);
+  return artifactError(file, at.line, at.col, std::string("binary data in what should be ") + what);
 }
 
 /// Counts and sizes are non-negative and far below 2^40; anything else is
@@ -428,14 +426,10 @@ llvm::Expected<std::vector<KernelFacts>> readMetadataJson(const std::string &fil
   try {
     j = nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error &e) {
-    // byte offset → line:col
-    size_t at = std::min<size_t>(e.byte ? e.byte - 1 : 0, text.size());
-    unsigned line = 1 + text.take_front(at).count('\n');
-    size_t nl = text.take_front(at).rfind('\n');
-    unsigned col = nl == llvm::StringRef::npos ? at + 1 : at - nl;
+    TextPosition at = positionOf(text, e.byte ? e.byte - 1 : 0);
     std::string what = e.what();
     size_t colon = what.rfind(": ");
-    return artifactError(file, line, col,
+    return artifactError(file, at.line, at.col,
                          "not valid JSON" +
                              (colon == std::string::npos ? std::string() : what.substr(colon)));
   } catch (const nlohmann::json::exception &e) {

@@ -2,17 +2,14 @@
 
 #include "tilexform/source/Python.h"
 #include "tilexform/support/InputError.h"
+#include "tilexform/support/Parallel.h"
 
 #include <llvm/Support/ConvertUTF.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/Parallel.h>
-#include <llvm/Support/Threading.h>
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <map>
-#include <mutex>
 #include <set>
 
 namespace tilexform::source {
@@ -1121,11 +1118,9 @@ struct FileResult {
 
 FileResult surveyFile(const std::string &path) {
   FileResult r;
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+  auto buffer = readInputFile(path);
   if (!buffer) {
-    r.error = errorLine(
-        llvm::make_error<InputError>(path, 0, 0, "cannot read: " + buffer.getError().message()));
+    r.error = errorLine(buffer.takeError());
     return r;
   }
   llvm::StringRef text = (*buffer)->getBuffer();
@@ -1133,11 +1128,9 @@ FileResult surveyFile(const std::string &path) {
   const auto *cursor = begin;
   if (!llvm::isLegalUTF8String(&cursor, begin + text.size())) {
     size_t at = cursor - begin;
-    unsigned line = 1 + text.take_front(at).count('\n');
-    size_t nl = text.take_front(at).rfind('\n');
-    unsigned col = nl == llvm::StringRef::npos ? at + 1 : at - nl;
+    TextPosition pos = positionOf(text, at);
     r.error = errorLine(llvm::make_error<InputError>(
-        path, line, col, "not UTF-8 (byte " + std::to_string(at) + "); skipped"));
+        path, pos.line, pos.col, "not UTF-8 (byte " + std::to_string(at) + "); skipped"));
     return r;
   }
   if (text.contains('\0')) {
@@ -1231,17 +1224,8 @@ llvm::Expected<SurveyReport> survey(const std::vector<std::string> &roots,
       state.files.push_back(root);
   }
   std::vector<FileResult> results(state.files.size());
-  std::atomic<size_t> done{0};
-  std::mutex progressMutex;
-  llvm::parallel::strategy = llvm::hardware_concurrency(options.jobs);
-  llvm::parallelFor(0, state.files.size(), [&](size_t i) {
-    results[i] = surveyFile(state.files[i]);
-    size_t n = ++done;
-    if (options.progress) {
-      std::lock_guard<std::mutex> lock(progressMutex);
-      options.progress(n, state.files.size());
-    }
-  });
+  parallelForWithProgress(state.files.size(), options.jobs, options.progress,
+                          [&](size_t i) { results[i] = surveyFile(state.files[i]); });
   SurveyReport report;
   report.filesExcluded = state.excluded;
   for (auto &r : results) {

@@ -4,6 +4,9 @@
 #pragma once
 
 #include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <memory>
 
 #include <string>
 
@@ -20,6 +23,15 @@ public:
   unsigned line, col;
   std::string message;
 };
+
+/// 1-based line and column of byte `offset` in `text`.
+struct TextPosition {
+  unsigned line, col;
+};
+TextPosition positionOf(llvm::StringRef text, size_t offset);
+
+/// A whole input file, or an InputError "cannot read: why".
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(const std::string &path);
 
 /// `file:line:col: error: message` (no position when line is 0); any other
 /// error as `error: message`. Always one line.
