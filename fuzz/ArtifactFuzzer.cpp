@@ -46,7 +46,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         in.numWarps = k.numWarps ? k.numWarps->value : 4;
         in.registers = k.registers ? value(k.registers) : value(k.vgprsForOccupancy);
         in.sgprs = value(k.sgprsForOccupancy);
-        in.sharedBytes = k.sharedBytes ? value(k.sharedBytes) : value(k.staticSharedBytes);
+        in.sharedBytes = value(k.sharedBytes);
+        in.binarySharedBytes = value(k.staticSharedBytes);
         in.tmemColumns = value(k.tmemColumns);
         auto occ = tilexform::hw::computeOccupancy(in);
         if (!occ)

@@ -289,11 +289,6 @@ llvm::Expected<std::vector<KernelFacts>> readHsaco(const std::string &file, llvm
       k.arch = target ? target : flagsArch;
       k.archFrom = target ? "amdhsa.target" : "e_flags";
     }
-    if (k.maxFlatWorkgroupSize) {
-      int64_t wave = k.warpSize && k.warpSize->value > 0 ? k.warpSize->value : 64;
-      k.numWarps = fig((k.maxFlatWorkgroupSize->value + wave - 1) / wave, file,
-                       ".max_flat_workgroup_size / .wavefront_size");
-    }
     const ELFT::Sym *kd = nullptr;
     for (auto &entry : elf->symbols)
       if (entry.name == k.kernel + ".kd")
@@ -322,10 +317,7 @@ llvm::Expected<std::vector<KernelFacts>> readHsaco(const std::string &file, llvm
                 k.kernel + ".kd COMPUTE_PGM_RSRC1.GRANULATED_WAVEFRONT_SGPR_COUNT");
       }
     }
-    if (!k.vgprsForOccupancy && k.totalVgprs)
-      k.vgprsForOccupancy = k.totalVgprs;
-    if (!k.sgprsForOccupancy && k.totalSgprs)
-      k.sgprsForOccupancy = k.totalSgprs;
+    completeAmdFacts(k);
   }
   if (kernels.empty())
     return artifactError(file, 0, 0, "the AMDGPU metadata lists no kernels");

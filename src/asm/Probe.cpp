@@ -1,5 +1,4 @@
 #include "tilexform/asm/Probe.h"
-#include "tilexform/hw/ArchData.h"
 #include "tilexform/support/InputError.h"
 #include "tilexform/support/Parallel.h"
 
@@ -231,16 +230,8 @@ ProbedKernel join(const std::string &name, const std::vector<const KernelFacts *
   in.numWarps = k.get("num_warps").value_or(0);
   in.registers = k.get("registers");
   in.sgprs = k.get("sgprs");
-  if (auto dyn = k.get("shared_bytes")) {
-    // On sm_90 and later the binary's .nv.shared.<name> holds the 1 KiB the
-    // driver reserves per block (cuobjdump prints SHARED:1024 while the driver
-    // reports 0 static bytes for Triton kernels), so the reserved amount,
-    // which the model adds itself, is taken off here.
-    int64_t staticBytes = k.get("static_shared_bytes").value_or(0);
-    if (auto reserved = hw::figure(*k.arch, "reserved_shared_memory_per_block_bytes"))
-      staticBytes = std::max<int64_t>(0, staticBytes - reserved->value);
-    in.sharedBytes = *dyn + staticBytes;
-  }
+  in.sharedBytes = k.get("shared_bytes");
+  in.binarySharedBytes = k.get("static_shared_bytes");
   in.tmemColumns = k.get("tmem_columns");
   auto occ = hw::computeOccupancy(in);
   if (!occ) {

@@ -311,17 +311,21 @@ llvm::Expected<std::vector<KernelFacts>> readAmdgcn(const std::string &file, llv
       k.arch = target;
       k.archFrom = targetField;
     }
-    if (!k.vgprsForOccupancy && k.totalVgprs)
-      k.vgprsForOccupancy = k.totalVgprs;
-    if (!k.sgprsForOccupancy && k.totalSgprs)
-      k.sgprsForOccupancy = k.totalSgprs;
-    if (k.maxFlatWorkgroupSize) {
-      int64_t wave = k.warpSize && k.warpSize->value > 0 ? k.warpSize->value : 64;
-      k.numWarps = fig((k.maxFlatWorkgroupSize->value + wave - 1) / wave, file,
-                       ".max_flat_workgroup_size / wavefront size");
-    }
+    completeAmdFacts(k);
   }
   return kernels;
+}
+
+void completeAmdFacts(KernelFacts &k) {
+  if (!k.vgprsForOccupancy && k.totalVgprs)
+    k.vgprsForOccupancy = k.totalVgprs;
+  if (!k.sgprsForOccupancy && k.totalSgprs)
+    k.sgprsForOccupancy = k.totalSgprs;
+  if (k.maxFlatWorkgroupSize) {
+    int64_t wave = k.warpSize && k.warpSize->value > 0 ? k.warpSize->value : 64;
+    k.numWarps = fig((k.maxFlatWorkgroupSize->value + wave - 1) / wave, k.file,
+                     ".max_flat_workgroup_size / wavefront size");
+  }
 }
 
 // ------------------------------------------------------------------- PTX --

@@ -121,16 +121,21 @@ llvm::Expected<Occupancy> nvidia(const OccupancyInput &in, Occupancy occ) {
     smem.known = false;
     smem.detail = "shared bytes unknown (the metadata JSON's \"shared\" is the dynamic size)";
   } else {
-    int64_t perBlock = roundUp(*in.sharedBytes + *reserved, *smemUnit);
+    // On sm_90 and later the binary's .nv.shared.<kernel> holds the block's
+    // reservation (cuobjdump prints SHARED:1024 while the driver reports 0
+    // static bytes for Triton kernels); the reservation is counted once, below.
+    int64_t shared =
+        *in.sharedBytes + std::max<int64_t>(0, in.binarySharedBytes.value_or(0) - *reserved);
+    int64_t perBlock = roundUp(shared + *reserved, *smemUnit);
     if (perBlock > *smemOptin + *reserved) {
       smem.allows = 0;
-      smem.detail = fmt::format("{} B + {} B reserved exceed the {} B opt-in limit",
-                                *in.sharedBytes, *reserved, *smemOptin);
+      smem.detail = fmt::format("{} B + {} B reserved exceed the {} B opt-in limit", shared,
+                                *reserved, *smemOptin);
     } else {
       smem.allows = *smemSm / perBlock;
-      smem.detail = fmt::format(
-          "({} B + {} B reserved, granule {}) = {} B/block; floor({} / {}) = {}", *in.sharedBytes,
-          *reserved, *smemUnit, perBlock, *smemSm, perBlock, *smem.allows);
+      smem.detail =
+          fmt::format("({} B + {} B reserved, granule {}) = {} B/block; floor({} / {}) = {}",
+                      shared, *reserved, *smemUnit, perBlock, *smemSm, perBlock, *smem.allows);
     }
   }
 

@@ -190,13 +190,14 @@ TEST(Occupancy, NvidiaFormulaMatchesMeasuredTable) {
                {4, 154, 98328, 2}, {4, 32, 76800, 3},   {4, 32, 76801, 2},  {4, 32, 115713, 1},
                {4, 32, 232448, 1}, {4, 96, 0, 5},       {4, 220, 0, 2}};
   for (auto &c : cases) {
-    hw::OccupancyInput in{"sm_90", c.warps, c.regs, std::nullopt, c.shared, std::nullopt};
+    hw::OccupancyInput in{"sm_90",  c.warps,      c.regs,      std::nullopt,
+                          c.shared, std::nullopt, std::nullopt};
     auto occ = hw::computeOccupancy(in);
     ASSERT_TRUE(static_cast<bool>(occ)) << llvm::toString(occ.takeError());
     EXPECT_EQ(occ->resident, c.blocks)
         << c.warps << " warps, " << c.regs << " regs, " << c.shared << " B";
   }
-  hw::OccupancyInput tooBig{"sm_90", 4, 32, std::nullopt, 232449, std::nullopt};
+  hw::OccupancyInput tooBig{"sm_90", 4, 32, std::nullopt, 232449, std::nullopt, std::nullopt};
   EXPECT_EQ(hw::computeOccupancy(tooBig)->resident, 0);
 }
 
@@ -212,26 +213,28 @@ TEST(Occupancy, AmdVgprStepsAreMaximal) {
                {"gfx1201", 240, 6},  {"gfx1100", 256, 5}, {"gfx1250", 64, 16}, {"gfx1250", 80, 12},
                {"gfx1250", 128, 8},  {"gfx1250", 256, 4}};
   for (auto &s : steps) {
-    hw::OccupancyInput at{s.arch, 4, s.vgprs, std::nullopt, std::nullopt, std::nullopt};
+    hw::OccupancyInput at{s.arch,       4,           s.vgprs, std::nullopt, std::nullopt,
+                          std::nullopt, std::nullopt};
     EXPECT_EQ(hw::computeOccupancy(at)->wavesPerSimd, s.waves) << s.arch << " " << s.vgprs;
-    hw::OccupancyInput next{s.arch, 4, s.vgprs + 1, std::nullopt, std::nullopt, std::nullopt};
+    hw::OccupancyInput next{s.arch,       4,           s.vgprs + 1, std::nullopt, std::nullopt,
+                            std::nullopt, std::nullopt};
     EXPECT_LT(*hw::computeOccupancy(next)->wavesPerSimd, s.waves) << s.arch << " " << s.vgprs + 1;
   }
 }
 
 TEST(Occupancy, AmdLdsGranuleAndBothLimiters) {
   // gfx950 rounds LDS to 1280 B: 32 KiB -> 26 granules -> 4 workgroups (5 without).
-  hw::OccupancyInput in{"gfx950", 4, 64, 30, 32768, std::nullopt};
+  hw::OccupancyInput in{"gfx950", 4, 64, 30, 32768, std::nullopt, std::nullopt};
   auto occ = hw::computeOccupancy(in);
   ASSERT_TRUE(static_cast<bool>(occ));
   EXPECT_EQ(occ->wavesPerSimd, 8);
   EXPECT_EQ(occ->resident, 4);
   EXPECT_EQ(occ->binding, "shared");
   // LDS beyond the per-workgroup maximum does not launch.
-  hw::OccupancyInput big{"gfx942", 4, 64, 30, 65537, std::nullopt};
+  hw::OccupancyInput big{"gfx942", 4, 64, 30, 65537, std::nullopt, std::nullopt};
   EXPECT_EQ(hw::computeOccupancy(big)->resident, 0);
   // RDNA: waves per SIMD only.
-  hw::OccupancyInput rdna{"gfx1201", 4, 97, 30, 4096, std::nullopt};
+  hw::OccupancyInput rdna{"gfx1201", 4, 97, 30, 4096, std::nullopt, std::nullopt};
   auto r = hw::computeOccupancy(rdna);
   ASSERT_TRUE(static_cast<bool>(r));
   EXPECT_EQ(r->wavesPerSimd, 12);
@@ -239,7 +242,7 @@ TEST(Occupancy, AmdLdsGranuleAndBothLimiters) {
 }
 
 TEST(Occupancy, UnknownArchDeclined) {
-  hw::OccupancyInput in{"sm_103", 4, 64, std::nullopt, 0, std::nullopt};
+  hw::OccupancyInput in{"sm_103", 4, 64, std::nullopt, 0, std::nullopt, std::nullopt};
   auto occ = hw::computeOccupancy(in);
   ASSERT_FALSE(static_cast<bool>(occ));
   EXPECT_NE(llvm::toString(occ.takeError()).find("sm_103"), std::string::npos);

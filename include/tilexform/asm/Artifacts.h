@@ -61,6 +61,11 @@ llvm::Expected<std::vector<KernelFacts>> readSass(const std::string &file, llvm:
 llvm::Expected<std::vector<KernelFacts>> readMetadataJson(const std::string &file,
                                                           llvm::StringRef text);
 
+/// What AMD readers derive alike once a kernel's fields are read: the
+/// occupancy register counts fall back to the totals, and the warps per
+/// workgroup come from .max_flat_workgroup_size and the wavefront size.
+void completeAmdFacts(KernelFacts &k);
+
 /// Dispatches on `kind`.
 llvm::Expected<std::vector<KernelFacts>> readArtifact(ArtifactKind kind, const std::string &file,
                                                       llvm::StringRef contents);

@@ -19,9 +19,12 @@ struct OccupancyInput {
   /// NVIDIA: registers per thread. AMD: VGPRs the wave is allocated
   /// (NumVGPRsForWavesPerEU; arch VGPRs and AGPRs together on CDNA).
   std::optional<int64_t> registers;
-  std::optional<int64_t> sgprs;       // AMD only
-  std::optional<int64_t> sharedBytes; // per block/workgroup (NVIDIA: static + dynamic)
+  std::optional<int64_t> sgprs; // AMD only
+  /// Per block/workgroup as the launch passes it (Triton's dynamic "shared").
+  std::optional<int64_t> sharedBytes;
   std::optional<int64_t> tmemColumns; // NVIDIA sm_100 family
+  /// NVIDIA: the size of the cubin's .nv.shared.<kernel>, when known.
+  std::optional<int64_t> binarySharedBytes;
 };
 
 /// One limiter: how many blocks/workgroups it alone allows, and how.
