@@ -1082,31 +1082,21 @@ private:
     return n;
   }
 
-  Node *parseDisjunction() {
+  /// `a or b or ...` / `a and b and ...`: one flat BoolOp.
+  Node *parseBoolChain(llvm::StringRef op, Node *(Parser::*next)()) {
     const Token &t = cur();
-    Node *first = parseConjunction();
-    if (!atName("or"))
+    Node *first = (this->*next)();
+    if (!atName(op))
       return first;
     Node *n = make(NodeKind::BoolOp, t);
-    n->text = "or";
+    n->text = op.str();
     n->kids.push_back(first);
-    while (acceptName("or"))
-      n->kids.push_back(parseConjunction());
+    while (acceptName(op))
+      n->kids.push_back((this->*next)());
     return n;
   }
-
-  Node *parseConjunction() {
-    const Token &t = cur();
-    Node *first = parseInversion();
-    if (!atName("and"))
-      return first;
-    Node *n = make(NodeKind::BoolOp, t);
-    n->text = "and";
-    n->kids.push_back(first);
-    while (acceptName("and"))
-      n->kids.push_back(parseInversion());
-    return n;
-  }
+  Node *parseDisjunction() { return parseBoolChain("or", &Parser::parseConjunction); }
+  Node *parseConjunction() { return parseBoolChain("and", &Parser::parseInversion); }
 
   Node *parseInversion() {
     DepthGuard guard(*this);

@@ -209,11 +209,19 @@ bool isTritonHelper(const std::string &r, llvm::StringRef name) {
 
 // -------------------------------------------------------------- kernels --
 
+/// What an autotune decorator's configs say.
+struct ConfigFacts {
+  std::set<std::string> keys, numWarps;
+  bool numWarpsSwept = false;
+  const Node *wavesPerEu = nullptr;
+};
+
 struct KernelInfo {
   Node *def = nullptr;
   KernelRecord record;
   Dialect dialect = Dialect::Triton;
   Node *autotune = nullptr; // the autotune decorator call
+  ConfigFacts configs;      // read once, when autotuned
 };
 
 struct ModuleGlobal {
@@ -234,17 +242,15 @@ public:
       analyzeKernel(k);
     analyzeLaunches();
     analyzeFileLevel();
+    auto byPosition = [](const Finding &a, const Finding &b) {
+      return std::tie(a.line, a.col, a.kind) < std::tie(b.line, b.col, b.kind);
+    };
     FileSurvey out;
     for (auto &k : kernels_) {
-      std::sort(k.record.findings.begin(), k.record.findings.end(),
-                [](const Finding &a, const Finding &b) {
-                  return std::tie(a.line, a.col, a.kind) < std::tie(b.line, b.col, b.kind);
-                });
+      std::sort(k.record.findings.begin(), k.record.findings.end(), byPosition);
       out.kernels.push_back(std::move(k.record));
     }
-    std::sort(fileFindings_.begin(), fileFindings_.end(), [](const Finding &a, const Finding &b) {
-      return std::tie(a.line, a.col, a.kind) < std::tie(b.line, b.col, b.kind);
-    });
+    std::sort(fileFindings_.begin(), fileFindings_.end(), byPosition);
     out.findings = std::move(fileFindings_);
     return out;
   }
@@ -262,6 +268,18 @@ private:
     return Finding{kind, m_.file, at->line, at->col, kernel, std::move(message)};
   }
 
+  /// `tl.constexpr` (however imported) or the string "tl.constexpr".
+  bool isConstexprAnnotation(const Node *annotation) const {
+    return annotation && (lastComponent(im_.resolve(annotation)) == "constexpr" ||
+                          (annotation->kind == K::Str &&
+                           llvm::StringRef(annotation->value).ends_with("constexpr")));
+  }
+  /// `tl.constexpr(...)`.
+  bool isConstexprCall(const Node *value) const {
+    return value && value->kind == K::Call &&
+           lastComponent(im_.resolve(value->kids[0])) == "constexpr";
+  }
+
   KernelInfo *kernelNamed(const std::string &name) {
     for (auto &k : kernels_)
       if (k.record.name == name)
@@ -273,8 +291,7 @@ private:
     std::function<void(const std::vector<Node *> &)> scan = [&](const std::vector<Node *> &body) {
       for (Node *s : body) {
         if (s->kind == K::Assign) {
-          bool wrapped = s->kids.back()->kind == K::Call &&
-                         lastComponent(im_.resolve(s->kids.back()->kids[0])) == "constexpr";
+          bool wrapped = isConstexprCall(s->kids.back());
           for (size_t i = 0; i + 1 < s->kids.size(); ++i) {
             std::set<std::string> names;
             targetNames(s->kids[i], names);
@@ -282,11 +299,7 @@ private:
               globals_[n] = ModuleGlobal{s->line, wrapped};
           }
         } else if (s->kind == K::AnnAssign && s->kids[0]->kind == K::Name) {
-          bool wrapped = lastComponent(im_.resolve(s->kids[1])) == "constexpr" ||
-                         (s->kids[1]->kind == K::Str &&
-                          llvm::StringRef(s->kids[1]->value).ends_with("constexpr")) ||
-                         (s->kids[2] && s->kids[2]->kind == K::Call &&
-                          lastComponent(im_.resolve(s->kids[2]->kids[0])) == "constexpr");
+          bool wrapped = isConstexprAnnotation(s->kids[1]) || isConstexprCall(s->kids[2]);
           globals_[s->kids[0]->text] = ModuleGlobal{s->line, wrapped};
         } else if (s->kind == K::If || s->kind == K::Try || s->kind == K::With) {
           scan(s->body);
@@ -336,6 +349,8 @@ private:
       k.record.file = m_.file;
       k.record.line = n->line;
       k.record.dialect = dialect == Dialect::Gluon ? "gluon" : "triton";
+      if (k.autotune)
+        k.configs = configFacts(k.autotune);
       kernels_.push_back(std::move(k));
     });
   }
@@ -423,9 +438,7 @@ private:
     for (Node *p : def->params) {
       s.params.insert(p->text);
       Node *annotation = p->kids[0];
-      if (annotation && (lastComponent(im_.resolve(annotation)) == "constexpr" ||
-                         (annotation->kind == K::Str &&
-                          llvm::StringRef(annotation->value).ends_with("constexpr"))))
+      if (isConstexprAnnotation(annotation))
         s.constexprParams.insert(p->text);
     }
     // Every name bound in the body is local; a local is constexpr when all
@@ -446,7 +459,7 @@ private:
         if (n->kids[0]->kind == K::Name) {
           if (n->kids[2])
             assigned[n->kids[0]->text].push_back(n->kids[2]);
-          if (lastComponent(im_.resolve(n->kids[1])) == "constexpr")
+          if (isConstexprAnnotation(n->kids[1]))
             s.constexprLocals.insert(n->kids[0]->text);
         }
         break;
@@ -689,7 +702,7 @@ private:
 
     // Autotune configs: waves_per_eu and num_warps sweeps on Gluon kernels.
     if (k.autotune && k.dialect == Dialect::Gluon) {
-      ConfigFacts c = configFacts(k.autotune);
+      const ConfigFacts &c = k.configs;
       if (c.wavesPerEu)
         k.record.findings.push_back(finding(
             "waves_per_eu_in_gluon", c.wavesPerEu, kname,
@@ -702,12 +715,6 @@ private:
             "warp count, so other configs run mismatched layouts (or fail)"));
     }
   }
-
-  struct ConfigFacts {
-    std::set<std::string> keys, numWarps;
-    bool numWarpsSwept = false;
-    const Node *wavesPerEu = nullptr;
-  };
 
   /// What an autotune decorator's configs say: tuned keys, num_warps values,
   /// waves_per_eu.
@@ -768,7 +775,8 @@ private:
         return true;
       // Inside a kernel there are no launches.
       for (Node *a : ancestors)
-        if (a->kind == K::FunctionDef && kernelNamed(a->text) && kernelNamed(a->text)->def == a)
+        if (KernelInfo *outer = a->kind == K::FunctionDef ? kernelNamed(a->text) : nullptr;
+            outer && outer->def == a)
           return true;
       Node *scope = m_.root;
       for (Node *a : ancestors)
@@ -878,7 +886,7 @@ private:
     } else {
       collectNames(g, names);
     }
-    ConfigFacts c = configFacts(k.autotune);
+    const ConfigFacts &c = k.configs;
     std::set<std::string> fixed;
     for (const Node *n : names) {
       if (n->text == param)
