@@ -180,7 +180,7 @@ int execute() {
   out += fmt::format("\nunknown ops: {}\n", unknown.empty() ? "none" : "");
   for (auto &[name, info] : unknown)
     out += fmt::format("  {} ({}x, first at line {})\n", name, info.first, info.second.line);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  printText(out);
   return kExitOk;
 }
 

@@ -253,7 +253,7 @@ int execute() {
       out += fmt::format("  [{}] {}\n", fmt::join(elem, ", "), fmt::join(who, " "));
     }
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  printText(out);
   return exitCode;
 }
 

@@ -29,6 +29,10 @@ void printJson(const Json &doc) {
   // Render fully before writing so a failure never leaves half a document.
   std::string text = doc.dump(2, ' ', false, Json::error_handler_t::replace);
   text += '\n';
+  printText(text);
+}
+
+void printText(const std::string &text) {
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
 }

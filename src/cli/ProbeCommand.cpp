@@ -187,7 +187,7 @@ int execute() {
       report->filesSkipped ? fmt::format(", {} other file(s) skipped", report->filesSkipped) : "",
       report->errors.empty() ? ""
                              : fmt::format(", {} unreadable (see stderr)", report->errors.size()));
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  printText(out);
   return kExitOk;
 }
 

@@ -222,7 +222,7 @@ int execute() {
   out += fmt::format("\nconstants-digest: {}\n", report.constantsDigest);
   if (!opts.out.empty())
     out += fmt::format("wrote {}\n", opts.out);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  printText(out);
   return exitCode;
 }
 

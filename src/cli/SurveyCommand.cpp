@@ -232,7 +232,7 @@ int execute() {
     printJson(sarifJson(*report));
   } else {
     std::string text = reportText(*report);
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    printText(text);
   }
   return kExitOk;
 }

@@ -136,7 +136,7 @@ int execute() {
       "\nshared memory: plain peak {} B, anchor peak {} B{}\n", v.plain.shared.peakBytes,
       v.anchor.shared.peakBytes,
       v.anchorCrossesCapacity ? " — the anchor crosses the arch capacity plain did not" : "");
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  printText(out);
   return exitCode;
 }
 

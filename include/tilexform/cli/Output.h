@@ -38,6 +38,9 @@ Json envelope(const std::string &command, const std::string &verdict, int exitCo
 /// Prints `doc` (one JSON document, pretty, newline-terminated) to stdout.
 void printJson(const Json &doc);
 
+/// Prints a text report, rendered whole before it is written, to stdout.
+void printText(const std::string &text);
+
 /// One line on stderr: `file:line:col: error: message` (or `error: message`).
 int reportError(llvm::Error err, int exitCode = kExitInput);
 int reportError(const std::string &message, int exitCode);
