@@ -905,6 +905,34 @@ Type parseTritonType(DialectAsmParser &p, StringRef canonicalNs, StringRef mnemo
         info.isMutable = true;
         continue;
       }
+      // The allocation shape, `64x64`: an integer, then `x64` lexed as one
+      // keyword (an attribute parse would take the `64` and stop).
+      int64_t firstDim = 0;
+      auto dim = p.parseOptionalInteger(firstDim);
+      if (dim.has_value()) {
+        if (failed(*dim) || firstDim < 0)
+          return {};
+        SmallVector<int64_t> alloc{firstDim};
+        StringRef rest;
+        if (succeeded(p.parseOptionalKeyword(&rest))) {
+          SmallVector<StringRef> parts;
+          rest.split(parts, 'x');
+          if (parts.empty() || !parts[0].empty()) {
+            p.emitError(p.getCurrentLocation(), "expected an allocation shape like 64x64");
+            return {};
+          }
+          for (size_t k = 1; k < parts.size(); ++k) {
+            int64_t d = 0;
+            if (parts[k].getAsInteger(10, d) || d < 0) {
+              p.emitError(p.getCurrentLocation(), "expected an allocation shape like 64x64");
+              return {};
+            }
+            alloc.push_back(d);
+          }
+        }
+        info.allocShape.assign(alloc.begin(), alloc.end());
+        continue;
+      }
       Attribute a;
       auto r = p.parseOptionalAttribute(a);
       if (r.has_value()) {

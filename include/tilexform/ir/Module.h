@@ -2,12 +2,16 @@
 // type parsed into MLIR (tilexform's dialects for Triton's), layout aliases,
 // and source locations.
 //
-// Ops are read by a tolerant structural reader, not by per-op parsers: an op
-// that a newer Triton adds is kept with its operands, results, attributes and
-// types, and reported as unknown; it never aborts the load.
+// Ops are read by a structural parser over MLIR's tokens (ir/Lexer.h), not by
+// per-op parsers: where an op ends follows MLIR's grammar, never line breaks.
+// What tilexform knows of each op (named operand segments, result-type rule,
+// older names) comes from one table (ir/OpSchema.h). An op not in the table
+// is kept with its operands, results, attributes, regions and types as
+// written, and reported as unknown; it never aborts the load.
 #pragma once
 
 #include "tilexform/ir/Dialects.h"
+#include "tilexform/ir/OpSchema.h"
 #include "tilexform/support/InputError.h"
 
 #include <llvm/Support/Error.h>
@@ -45,6 +49,7 @@ struct Value {
   Operation *definingOp = nullptr;
   unsigned resultIndex = 0;
   Block *ownerBlock = nullptr; // for block arguments
+  mlir::DictionaryAttr attributes; // argument attributes (`{tt.divisibility = 16 : i32}`)
   std::vector<std::pair<Operation *, unsigned>> uses;
 };
 
@@ -64,9 +69,12 @@ struct Region {
 struct Operation {
   std::string name;        // canonical, e.g. "ttg.convert_layout"
   std::string writtenName; // as in the file, e.g. "triton_gpu.convert_layout"
-  bool known = true;       // false: not an op tilexform knows (newer Triton)
+  bool known = true;       // false: not in the op-schema table (newer Triton)
+  const OpSchema *schema = nullptr;
   std::vector<Value *> results;
   std::vector<Value *> operands;
+  /// Per schema segment: first operand index and count (empty when unknown).
+  std::vector<std::pair<uint32_t, uint32_t>> segments;
   std::vector<mlir::Type> signatureTypes; // every type after ':' in order
   mlir::DictionaryAttr attributes;        // attr-dict and properties merged
   std::string symbol;                     // "@matmul" for functions
@@ -77,6 +85,12 @@ struct Operation {
   std::string text; // the op's own text (without regions), for reports
 
   Operation *parentOp() const;
+  /// The operand of a named segment (`mask`, `other`, `stride`), or null
+  /// when the op has no such segment or it is absent.
+  Value *operand(llvm::StringRef segment) const;
+  /// Every operand of a named segment, in order.
+  std::vector<Value *> operandGroup(llvm::StringRef segment) const;
+  bool isFunction() const { return schema && schema->is(OpFlagFunction); }
   mlir::Attribute attr(llvm::StringRef name) const;
   std::optional<int64_t> intAttr(llvm::StringRef name) const;
 };

@@ -1,0 +1,254 @@
+// The lexer follows MLIR's lexical grammar (mlir/lib/AsmParser/Lexer.cpp):
+// identifiers with their sigils, strings with escapes, numbers, punctuation;
+// whitespace and `//` comments between tokens, newlines included.
+#include "tilexform/ir/Lexer.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace tilexform::ir {
+
+namespace {
+
+bool isLetter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+bool isDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+bool isHex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+bool isBareIdChar(char c) { return isLetter(c) || isDigit(c) || c == '_' || c == '$' || c == '.'; }
+// suffix-id ::= (digit+ | ((letter|id-punct) (letter|id-punct|digit)*))
+bool isSuffixChar(char c) {
+  return isLetter(c) || isDigit(c) || c == '$' || c == '.' || c == '_' || c == '-';
+}
+
+} // namespace
+
+TokenStream lex(llvm::StringRef buf) {
+  TokenStream out;
+  out.tokens.reserve(buf.size() / 4 + 1);
+  const size_t n = buf.size();
+  size_t i = 0;
+  auto push = [&](TokenKind k, size_t start, size_t end) {
+    out.tokens.push_back({k, uint32_t(start), uint32_t(end - start)});
+  };
+  auto fail = [&](size_t at, std::string msg) {
+    out.error = std::move(msg);
+    out.errorOffset = uint32_t(at);
+  };
+  // The end of a suffix-id starting at `j`, or `j` when there is none.
+  auto suffixEnd = [&](size_t j) {
+    if (j < n && isDigit(buf[j])) {
+      while (j < n && isDigit(buf[j]))
+        ++j;
+      return j;
+    }
+    while (j < n && isSuffixChar(buf[j]))
+      ++j;
+    return j;
+  };
+  // The index after a string opening at `j`, or npos when unterminated.
+  auto stringEnd = [&](size_t j) -> size_t {
+    for (++j; j < n; ++j) {
+      char c = buf[j];
+      if (c == '"')
+        return j + 1;
+      if (c == '\n')
+        return llvm::StringRef::npos;
+      if (c == '\\')
+        ++j;
+    }
+    return llvm::StringRef::npos;
+  };
+
+  while (i < n) {
+    char c = buf[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < n && buf[i + 1] == '/') {
+      while (i < n && buf[i] != '\n')
+        ++i;
+      continue;
+    }
+    size_t start = i;
+    if (isLetter(c) || c == '_') {
+      while (i < n && isBareIdChar(buf[i]))
+        ++i;
+      push(TokenKind::BareId, start, i);
+      continue;
+    }
+    if (isDigit(c)) {
+      if (c == '0' && i + 2 < n && buf[i + 1] == 'x' && isHex(buf[i + 2])) {
+        i += 2;
+        while (i < n && isHex(buf[i]))
+          ++i;
+        push(TokenKind::Integer, start, i);
+        continue;
+      }
+      while (i < n && isDigit(buf[i]))
+        ++i;
+      if (i < n && buf[i] == '.') {
+        ++i;
+        while (i < n && isDigit(buf[i]))
+          ++i;
+        if (i < n && (buf[i] == 'e' || buf[i] == 'E')) {
+          size_t e = i + 1;
+          if (e < n && (buf[e] == '+' || buf[e] == '-'))
+            ++e;
+          if (e < n && isDigit(buf[e])) {
+            i = e;
+            while (i < n && isDigit(buf[i]))
+              ++i;
+          }
+        }
+        push(TokenKind::Float, start, i);
+        continue;
+      }
+      push(TokenKind::Integer, start, i);
+      continue;
+    }
+    switch (c) {
+    case '%': {
+      size_t e = suffixEnd(i + 1);
+      if (e == i + 1) {
+        fail(i, "expected a value name after '%'");
+        return out;
+      }
+      // A result-number use, `%x#2`, is one token.
+      if (e + 1 < n && buf[e] == '#' && isDigit(buf[e + 1])) {
+        e += 1;
+        while (e < n && isDigit(buf[e]))
+          ++e;
+      }
+      push(TokenKind::PercentId, start, e);
+      i = e;
+      continue;
+    }
+    case '^':
+    case '#':
+    case '!': {
+      size_t e = suffixEnd(i + 1);
+      if (e == i + 1) {
+        if (c == '#' && i + 2 < n && buf[i + 1] == '-' && buf[i + 2] == '}') {
+          fail(i, "'#-}' without an opening '{-#'");
+          return out;
+        }
+        fail(i, std::string("expected an identifier after '") + c + "'");
+        return out;
+      }
+      push(c == '^' ? TokenKind::CaretId : c == '#' ? TokenKind::HashId : TokenKind::BangId, start,
+           e);
+      i = e;
+      continue;
+    }
+    case '@': {
+      if (i + 1 < n && buf[i + 1] == '"') {
+        size_t e = stringEnd(i + 1);
+        if (e == llvm::StringRef::npos) {
+          fail(i + 1, "unterminated string");
+          return out;
+        }
+        push(TokenKind::AtId, start, e);
+        i = e;
+        continue;
+      }
+      size_t e = suffixEnd(i + 1);
+      if (e == i + 1) {
+        fail(i, "expected a symbol name after '@'");
+        return out;
+      }
+      push(TokenKind::AtId, start, e);
+      i = e;
+      continue;
+    }
+    case '"': {
+      size_t e = stringEnd(i);
+      if (e == llvm::StringRef::npos) {
+        fail(i, "unterminated string");
+        return out;
+      }
+      push(TokenKind::String, start, e);
+      i = e;
+      continue;
+    }
+    case '{':
+      if (i + 2 < n && buf[i + 1] == '-' && buf[i + 2] == '#') {
+        size_t e = buf.find("#-}", i + 3);
+        if (e == llvm::StringRef::npos) {
+          fail(i, "'{-#' is never closed by '#-}'");
+          return out;
+        }
+        push(TokenKind::FileMetadata, start, e + 3);
+        i = e + 3;
+        continue;
+      }
+      push(TokenKind::LBrace, start, ++i);
+      continue;
+    case '}':
+      push(TokenKind::RBrace, start, ++i);
+      continue;
+    case '(':
+      push(TokenKind::LParen, start, ++i);
+      continue;
+    case ')':
+      push(TokenKind::RParen, start, ++i);
+      continue;
+    case '[':
+      push(TokenKind::LSquare, start, ++i);
+      continue;
+    case ']':
+      push(TokenKind::RSquare, start, ++i);
+      continue;
+    case '<':
+      push(TokenKind::Less, start, ++i);
+      continue;
+    case '>':
+      push(TokenKind::Greater, start, ++i);
+      continue;
+    case ',':
+      push(TokenKind::Comma, start, ++i);
+      continue;
+    case ':':
+      push(TokenKind::Colon, start, ++i);
+      continue;
+    case '=':
+      push(TokenKind::Equal, start, ++i);
+      continue;
+    case '-':
+      if (i + 1 < n && buf[i + 1] == '>') {
+        i += 2;
+        push(TokenKind::Arrow, start, i);
+        continue;
+      }
+      push(TokenKind::Other, start, ++i);
+      continue;
+    default:
+      if (static_cast<unsigned char>(c) >= 0x80) {
+        // One UTF-8 sequence outside a string: a token MLIR would refuse.
+        ++i;
+        while (i < n && (static_cast<unsigned char>(buf[i]) & 0xC0) == 0x80)
+          ++i;
+        push(TokenKind::Other, start, i);
+        continue;
+      }
+      push(TokenKind::Other, start, ++i);
+      continue;
+    }
+  }
+  push(TokenKind::Eof, n, n);
+  return out;
+}
+
+LineTable::LineTable(llvm::StringRef buffer) {
+  lineStarts_.push_back(0);
+  for (size_t i = 0; i < buffer.size(); ++i)
+    if (buffer[i] == '\n')
+      lineStarts_.push_back(uint32_t(i + 1));
+}
+
+std::pair<unsigned, unsigned> LineTable::position(size_t offset) const {
+  auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), uint32_t(offset));
+  size_t line = size_t(it - lineStarts_.begin()); // 1-based
+  return {unsigned(line), unsigned(offset - lineStarts_[line - 1] + 1)};
+}
+
+} // namespace tilexform::ir

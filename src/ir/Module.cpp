@@ -1,0 +1,221 @@
+// The loaded module: op accessors, module facts, names, and the entry points
+// that check a buffer is text before the parser sees it.
+#include "tilexform/ir/Module.h"
+
+#include "ReaderSupport.h"
+
+#include <mlir/AsmParser/AsmParser.h>
+#include <mlir/IR/Diagnostics.h>
+
+#include <llvm/Support/MemoryBuffer.h>
+
+namespace tilexform::ir {
+
+llvm::Expected<std::unique_ptr<Module>> parseModuleBuffer(const std::string &path,
+                                                          llvm::StringRef buffer);
+
+Operation *Operation::parentOp() const {
+  if (!parentBlock || !parentBlock->parent)
+    return nullptr;
+  return parentBlock->parent->parent;
+}
+
+mlir::Attribute Operation::attr(llvm::StringRef name) const {
+  return attributes ? attributes.get(name) : mlir::Attribute();
+}
+
+std::optional<int64_t> Operation::intAttr(llvm::StringRef name) const {
+  if (auto i = mlir::dyn_cast_or_null<mlir::IntegerAttr>(attr(name)))
+    return i.getInt();
+  return std::nullopt;
+}
+
+std::vector<Value *> Operation::operandGroup(llvm::StringRef segment) const {
+  if (!schema)
+    return {};
+  int k = schema->segmentIndex(segment);
+  if (k < 0 || size_t(k) >= segments.size())
+    return {};
+  auto [first, count] = segments[size_t(k)];
+  std::vector<Value *> out;
+  for (uint32_t i = first; i < first + count && i < operands.size(); ++i)
+    out.push_back(operands[i]);
+  return out;
+}
+
+Value *Operation::operand(llvm::StringRef segment) const {
+  auto group = operandGroup(segment);
+  return group.empty() ? nullptr : group.front();
+}
+
+std::string ModuleFacts::arch() const {
+  auto colon = target.find(':');
+  if (colon == std::string::npos)
+    return target;
+  std::string v = target.substr(colon + 1);
+  if (target.rfind("cuda", 0) == 0)
+    return "sm_" + v;
+  return v;
+}
+
+std::string ModuleFacts::vendor() const {
+  if (target.rfind("cuda", 0) == 0)
+    return "nvidia";
+  if (target.rfind("hip", 0) == 0)
+    return "amd";
+  return "";
+}
+
+std::string Module::aliasFor(mlir::Attribute attr) const {
+  for (auto &a : aliases)
+    if (a.attr == attr)
+      return a.name;
+  return "";
+}
+
+std::string canonicalName(llvm::StringRef name) {
+  static const std::pair<const char *, const char *> prefixes[] = {{"triton_gpu.", "ttg."},
+                                                                   {"triton_nvidia_gpu.", "ttng."},
+                                                                   {"amdgpu.", "amdg."},
+                                                                   {"nvgpu.", "nvg."}};
+  std::string out = name.str();
+  for (auto &[from, to] : prefixes)
+    if (name.starts_with(from)) {
+      out = std::string(to) + name.substr(strlen(from)).str();
+      break;
+    }
+  if (out == "module")
+    return "builtin.module";
+  if (out == "func")
+    return "func.func";
+  if (out == "return")
+    return "func.return";
+  // An older name of an op the table knows.
+  if (const OpSchema *s = lookupOpSchema(out))
+    return s->name;
+  return out;
+}
+
+bool isKnownOp(mlir::MLIRContext *, llvm::StringRef name) {
+  return lookupOpSchema(canonicalName(name)) != nullptr;
+}
+
+namespace {
+
+llvm::Error checkText(const std::string &path, llvm::StringRef text) {
+  if (text.empty())
+    return llvm::make_error<InputError>(path, 1, 1, "empty file");
+  unsigned line = 1, col = 1;
+  for (size_t i = 0; i < text.size();) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == 0 || (c < 0x20 && c != '\n' && c != '\t' && c != '\r'))
+      return llvm::make_error<InputError>(path, line, col, "binary data, not a text dump");
+    size_t len = 1;
+    if (c >= 0x80) {
+      len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+      if (len == 0 || i + len > text.size())
+        return llvm::make_error<InputError>(path, line, col, "invalid UTF-8 (binary file?)");
+      for (size_t k = 1; k < len; ++k)
+        if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2)
+          return llvm::make_error<InputError>(path, line, col, "invalid UTF-8 (binary file?)");
+    }
+    if (c == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+    i += len;
+  }
+  return llvm::Error::success();
+}
+
+void readFacts(Module &mod) {
+  if (!mod.moduleAttributes)
+    return;
+  for (auto nv : mod.moduleAttributes) {
+    std::string key = canonicalName(nv.getName().strref());
+    auto asInt = [&]() -> std::optional<int64_t> {
+      if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(nv.getValue()))
+        return i.getInt();
+      return std::nullopt;
+    };
+    if (key == "ttg.num-warps")
+      mod.facts.numWarps = asInt();
+    else if (key == "ttg.threads-per-warp")
+      mod.facts.threadsPerWarp = asInt();
+    else if (key == "ttg.num-ctas")
+      mod.facts.numCtas = asInt();
+    else if (key == "ttg.shared")
+      mod.facts.shared = asInt();
+    else if (key == "ttg.target") {
+      if (auto s = mlir::dyn_cast<mlir::StringAttr>(nv.getValue()))
+        mod.facts.target = s.str();
+    } else if (key == "ttg.compute-capability" && mod.facts.target.empty()) {
+      if (auto v = asInt())
+        mod.facts.target = "cuda:" + std::to_string(*v);
+    }
+  }
+}
+
+// Parses one attribute or type outside a module, errors at their column.
+template <typename T, typename Fn>
+llvm::Expected<T> parseStandalone(mlir::MLIRContext *ctx, const std::string &text,
+                                  const char *what, Fn &&parse) {
+  std::string message;
+  unsigned col = 0;
+  mlir::ScopedDiagnosticHandler handler(ctx, [&](mlir::Diagnostic &d) {
+    if (message.empty()) {
+      message = d.str();
+      if (auto fl = mlir::dyn_cast<mlir::FileLineColLoc>(d.getLocation()))
+        col = fl.getColumn();
+    }
+    return mlir::success();
+  });
+  size_t numRead = 0;
+  T result = parse(text, &numRead);
+  if (!result)
+    return llvm::make_error<InputError>(what, 1, col ? col : 1,
+                                        message.empty() ? "cannot parse" : message);
+  if (numRead != text.size() && !detail::trim(text.substr(numRead)).empty())
+    return llvm::make_error<InputError>(what, 1, unsigned(numRead) + 1,
+                                        "unexpected text after '" +
+                                            text.substr(0, std::min<size_t>(numRead, 80)) + "'");
+  return result;
+}
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<Module>> loadModuleText(const std::string &text,
+                                                       const std::string &path) {
+  if (auto e = checkText(path, text))
+    return e;
+  auto mod = parseModuleBuffer(path, text);
+  if (mod)
+    readFacts(**mod);
+  return mod;
+}
+
+llvm::Expected<std::unique_ptr<Module>> loadModuleFile(const std::string &path) {
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!buf)
+    return llvm::make_error<InputError>(path, 0, 0, buf.getError().message());
+  return loadModuleText((*buf)->getBuffer().str(), path);
+}
+
+llvm::Expected<mlir::Attribute> parseAttributeText(mlir::MLIRContext *ctx,
+                                                   const std::string &text) {
+  return parseStandalone<mlir::Attribute>(ctx, text, "<attr>",
+                                          [&](const std::string &t, size_t *n) {
+                                            return mlir::parseAttribute(t, ctx, mlir::Type(), n);
+                                          });
+}
+
+llvm::Expected<mlir::Type> parseTypeText(mlir::MLIRContext *ctx, const std::string &text) {
+  std::string t = detail::trim(text);
+  return parseStandalone<mlir::Type>(
+      ctx, t, "<type>", [&](const std::string &s, size_t *n) { return mlir::parseType(s, ctx, n); });
+}
+
+} // namespace tilexform::ir
