@@ -191,7 +191,23 @@ bool boolValue(DialectAsmParser &p, Attribute a, StringRef key, bool &out) {
 }
 
 EncodingPtr encodingValue(DialectAsmParser &p, Attribute a, StringRef key) {
+  // Another backend's layout (`#ttig.dpas<...>`, an unregistered dialect):
+  // kept opaque and named, so the rest of the module still loads.
+  if (auto o = dyn_cast_or_null<OpaqueAttr>(a)) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    a.print(os);
+    StringRef data = o.getAttrData();
+    std::string kind = (o.getDialectNamespace().strref() + "." + data.take_until([](char c) {
+                          return c == '<';
+                        })).str();
+    return makeEncoding(OpaqueEncoding{kind, text});
+  }
   auto l = dyn_cast_or_null<LayoutEncodingAttr>(a);
+  if (l) {
+    if (auto *o = l.getEncoding()->as<OpaqueEncoding>(); o && o->unmodelledLayout())
+      return l.getEncoding();
+  }
   if (!l || !l.getEncoding()->isDistributed()) {
     p.emitError(p.getNameLoc(), "expected a distributed layout for '") << key << "'";
     return nullptr;
@@ -459,7 +475,7 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       p.emitError(p.getNameLoc(), "slice needs 'dim' and 'parent'");
       return {};
     }
-    if (e.parent->rank() < 2 || e.dim >= e.parent->rank()) {
+    if (!e.parent->is<OpaqueEncoding>() && (e.parent->rank() < 2 || e.dim >= e.parent->rank())) {
       p.emitError(p.getNameLoc(), "slice dim must be below the parent rank (>= 2)");
       return {};
     }
@@ -513,6 +529,13 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       if (!ok)
         return {};
     }
+    // Before instrShape was written, version 2 meant Ampere's m16n8 tile
+    // (Triton's getMMAv2InstrShape then), with a leading 1 per batch dim.
+    if (e.instrShape.empty() && e.versionMajor == 2 && !e.warpsPerCTA.empty()) {
+      e.instrShape.assign(e.warpsPerCTA.size() - std::min<size_t>(e.warpsPerCTA.size(), 2), 1);
+      e.instrShape.push_back(16);
+      e.instrShape.push_back(8);
+    }
     if (e.warpsPerCTA.empty() || e.instrShape.empty()) {
       p.emitError(p.getNameLoc(), "nvidia_mma needs 'warpsPerCTA' and 'instrShape'");
       return {};
@@ -537,7 +560,7 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
         e.warpsPerCTA = uintList(p, v, k, ok);
       else if (k == "instrShape")
         e.instrShape = uintList(p, v, k, ok);
-      else if (k == "isTransposed")
+      else if (k == "isTransposed" || k == "isTranspose") // older hand-written spelling
         haveTransposed = ok = boolValue(p, v, k, e.isTransposed);
       else if (k == "tilesPerWarp")
         e.tilesPerWarp = uintList(p, v, k, ok);
@@ -551,6 +574,10 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       if (!ok)
         return {};
     }
+    // Before `version` (and `versionMajor`) were required, Triton's parser
+    // left an absent version at 0.
+    if (!haveVersion && !e.warpsPerCTA.empty() && e.instrShape.size() >= 2)
+      haveVersion = true;
     if (!haveVersion || e.warpsPerCTA.empty() || e.instrShape.size() < 2 || !haveTransposed) {
       p.emitError(p.getNameLoc(), "amd_mfma needs 'version', 'warpsPerCTA', 'instrShape' and "
                                   "'isTransposed'");

@@ -277,6 +277,15 @@ Value *Parser::lookup(const std::string &name) {
     if (f != it->end())
       return f->second;
   }
+  // `%x#0` names the only result of `%x = ...` too.
+  if (llvm::StringRef(name).ends_with("#0")) {
+    std::string base = name.substr(0, name.size() - 2);
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+      auto f = it->find(base);
+      if (f != it->end() && f->second->definingOp && f->second->definingOp->results.size() == 1)
+        return f->second;
+    }
+  }
   auto f = forward_.find(name);
   if (f != forward_.end())
     return f->second;
@@ -286,6 +295,9 @@ Value *Parser::lookup(const std::string &name) {
 }
 
 void Parser::define(const std::string &name, Value *v) {
+  if (v->definingOp && v->definingOp->results.size() == 1 &&
+      !llvm::StringRef(name).contains('#') && forward_.count(name + "#0"))
+    define(name + "#0", v);
   auto f = forward_.find(name);
   if (f != forward_.end()) {
     // A use came first (graph regions, branches): fold it into the definition.
@@ -349,7 +361,8 @@ bool Parser::regionAt(size_t i) const {
   case TokenKind::CaretId:
     return true;
   case TokenKind::PercentId:
-    return startsOp(n);
+    // `%v{%a, %b}` after an operand is an op's own syntax, not a region.
+    return kind(i - 1) != TokenKind::PercentId || startsOp(n);
   case TokenKind::String:
     return kind(n + 1) == TokenKind::LParen;
   case TokenKind::BareId: {

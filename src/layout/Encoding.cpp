@@ -915,6 +915,9 @@ std::string validateEncoding(const Encoding &enc) {
                            checkCounts("warpsPerCTA", e.warpsPerCTA, r), checkCga(e.cga, r)});
           },
           [&](const SliceEncoding &e) {
+            if (e.parent && e.parent->is<OpaqueEncoding>() &&
+                e.parent->as<OpaqueEncoding>()->unmodelledLayout())
+              return; // another backend's or a newer layout, kept by name
             if (!e.parent || !e.parent->isDistributed())
               err = "slice needs a distributed parent";
             else if (e.parent->rank() < 2 || e.dim >= e.parent->rank())
@@ -923,6 +926,9 @@ std::string validateEncoding(const Encoding &enc) {
               err = validateEncoding(*e.parent);
           },
           [&](const DotOperandEncoding &e) {
+            if (e.parent && e.opIdx <= 1 && e.parent->is<OpaqueEncoding>() &&
+                e.parent->as<OpaqueEncoding>()->unmodelledLayout())
+              return;
             if (!e.parent || e.opIdx > 1)
               err = "dot_op needs opIdx 0 or 1 and a parent";
             else if (!(e.parent->is<BlockedEncoding>() || e.parent->is<NvidiaMmaEncoding>() ||

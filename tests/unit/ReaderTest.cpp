@@ -158,11 +158,12 @@ TEST(Reader, BadInputNamesThePlace) {
                    "ELF\x02\x01\x01\0\0\0",
                    10),
        1, 5, "binary"},
-      {"truncated", good.substr(0, good.find("tt.return")), 8, 3, "never closed"},
+      // The `{` of the function's region, at the end of its line.
+      {"truncated", good.substr(0, good.find("tt.return")), 8, 0, "never closed"},
       {"malformed attribute", malformed, 1, 0, ""},
       {"undefined value", "module {\n  tt.func @f() {\n    tt.return %nope : i32\n  }\n}\n", 3, 5,
        "undefined value"},
-      {"no op name", "module {\n  %x = \n}\n", 2, 0, ""},
+      {"no op name", "module {\n  %x = \n}\n", 3, 1, "expected an operation name"},
   };
   for (auto &c : cases) {
     auto m = ir::loadModuleText(c.text, "bad.ttgir");

@@ -125,6 +125,14 @@ struct OpaqueEncoding {
   std::string kind; // e.g. "tensor_memory_encoding"
   std::string text; // full attribute text
   bool operator==(const OpaqueEncoding &) const = default;
+  /// A layout tilexform does not model (another backend's `#ttig.dpas`, a
+  /// kind newer than tilexform, a Gluon placeholder), as opposed to a memory
+  /// space or tensor-memory encoding: it may stand as a distributed parent.
+  bool unmodelledLayout() const {
+    return kind != "shared_memory" && kind != "tensor_memory_encoding" &&
+           kind != "tensor_memory_scales_encoding" && kind != "ttng.tensor_memory" &&
+           kind != "ttg.shared_memory";
+  }
 };
 
 using EncodingVariant =
