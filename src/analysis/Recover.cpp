@@ -18,46 +18,49 @@ using ir::Value;
 
 namespace {
 
-bool isDot(const std::string &name) {
-  return name == "tt.dot" || name == "tt.dot_scaled" || name == "ttng.warp_group_dot" ||
-         name == "ttng.tc_gen5_mma" || name == "ttng.tc_gen5_mma_scaled";
-}
-
-bool isGlobalLoad(const std::string &name) {
-  return name == "tt.load" || name == "amdg.buffer_load" || name == "tt.descriptor_load" ||
-         name == "tt.descriptor_gather";
-}
-
-bool isAsyncCopy(const std::string &name) {
-  return name == "ttg.async_copy_global_to_local" || name == "amdg.buffer_load_to_local" ||
-         name == "ttng.async_tma_copy_global_to_local" || name == "ttng.async_tma_gather";
-}
-
-bool isGlobalStore(const std::string &name) {
-  return name == "tt.store" || name == "amdg.buffer_store" || name == "tt.descriptor_store" ||
-         name == "ttng.async_tma_copy_local_to_global";
-}
-
-bool isLoop(const std::string &name) { return name == "scf.for" || name == "scf.while"; }
-
+// What an op is, from the op-schema table.
+bool opIs(const Operation *op, ir::OpFlags flag) { return op->schema && op->schema->is(flag); }
+bool isDot(const Operation *op) { return opIs(op, ir::OpFlagDot); }
+bool isGlobalLoad(const Operation *op) { return opIs(op, ir::OpFlagGlobalLoad); }
+bool isAsyncCopy(const Operation *op) { return opIs(op, ir::OpFlagAsyncCopy); }
+bool isGlobalStore(const Operation *op) { return opIs(op, ir::OpFlagGlobalStore); }
+bool isLoop(const Operation *op) { return opIs(op, ir::OpFlagLoop); }
 // Views of a shared buffer: the result aliases the source.
-bool isMemdescView(const std::string &name) {
-  return name == "ttg.memdesc_index" || name == "ttg.memdesc_subview" ||
-         name == "ttg.memdesc_trans" || name == "ttg.memdesc_subslice" ||
-         name == "ttg.memdesc_reshape" || name == "ttg.memdesc_reinterpret" ||
-         name == "ttng.tmem_subslice";
-}
-
+bool isMemdescView(const Operation *op) { return opIs(op, ir::OpFlagMemdescView); }
 // Ops that move data without computing on it: a layout flows through them to
 // a dot operand.
-bool isDataMovement(const std::string &name) {
-  return name == "ttg.convert_layout" || name == "ttg.local_load" || name == "ttg.local_alloc" ||
-         name == "tt.fp_to_fp" || name == "arith.extf" || name == "arith.truncf" ||
-         name == "arith.extsi" || name == "arith.extui" || name == "arith.trunci" ||
-         name == "arith.sitofp" || name == "tt.bitcast" || name == "amdg.in_thread_transpose" ||
-         name == "tt.trans" || name == "ttg.fp4_to_fp" || name == "amdg.upcast_mxfp" ||
-         name == "amdg.scaled_upcast_fp4" || name == "amdg.scaled_upcast_fp8" ||
-         isMemdescView(name);
+bool isDataMovement(const Operation *op) { return opIs(op, ir::OpFlagDataMovement); }
+
+// The accumulator operand of a dot (`c`, or tcgen05's `d`).
+const Value *accumulatorOf(const Operation *op) {
+  if (auto *c = op->operand("c"))
+    return c;
+  return op->operand("d");
+}
+
+// The shared-memory destination of an async copy.
+const Value *copyDestination(const Operation *op) {
+  if (auto *r = op->operand("result"))
+    return r;
+  return op->operand("dest");
+}
+
+// Which loop-carried init operand feeds region argument `k` (k >= 1) of an
+// scf.for, and which region argument operand `idx` of the loop feeds.
+const Value *forInit(const Operation *loop, size_t k) {
+  auto inits = loop->operandGroup("initArgs");
+  return k >= 1 && k - 1 < inits.size() ? inits[k - 1] : nullptr;
+}
+std::optional<size_t> forInitIndex(const Operation *loop, unsigned idx) {
+  if (!loop->schema)
+    return std::nullopt;
+  int seg = loop->schema->segmentIndex("initArgs");
+  if (seg < 0 || size_t(seg) >= loop->segments.size())
+    return std::nullopt;
+  auto [first, count] = loop->segments[size_t(seg)];
+  if (idx < first || idx >= first + count)
+    return std::nullopt;
+  return idx - first;
 }
 
 // Ops Triton 3.6's Gluon has no builtin for: recovering every layout does not
@@ -120,13 +123,6 @@ unsigned expectedWarps(const Operation *op, unsigned moduleWarps) {
       return unsigned(std::strtoul(label.c_str() + at + 10, nullptr, 10));
   }
   return moduleWarps;
-}
-
-std::string enclosingFunction(const Operation *op) {
-  for (auto *p = op->parentOp(); p; p = p->parentOp())
-    if (p->name == "tt.func" || p->name == "func.func")
-      return p->symbol.empty() ? "" : p->symbol.substr(1);
-  return "";
 }
 
 class Recoverer {
@@ -250,17 +246,16 @@ private:
   const Value *bufferRoot(const Value *v, int depth = 0) {
     if (depth > 64 || !v)
       return v;
-    if (v->definingOp && isMemdescView(v->definingOp->name) && !v->definingOp->operands.empty())
-      return bufferRoot(v->definingOp->operands[0], depth + 1);
+    if (v->definingOp && isMemdescView(v->definingOp) && v->definingOp->operand("src"))
+      return bufferRoot(v->definingOp->operand("src"), depth + 1);
     if (v->ownerBlock) {
       // A loop-carried view: its initial value comes from the loop operands.
       const Operation *loop = v->ownerBlock->parent ? v->ownerBlock->parent->parent : nullptr;
       if (loop && loop->name == "scf.for") {
         auto &args = v->ownerBlock->arguments;
         auto it = std::find(args.begin(), args.end(), v);
-        size_t k = size_t(it - args.begin());
-        if (k >= 1 && k + 2 < loop->operands.size())
-          return bufferRoot(loop->operands[k + 2], depth + 1);
+        if (const Value *init = forInit(loop, size_t(it - args.begin())))
+          return bufferRoot(init, depth + 1);
       }
     }
     return v;
@@ -277,7 +272,7 @@ private:
       out.push_back(v);
       for (auto &[user, idx] : v->uses) {
         std::vector<const Value *> next;
-        if (isMemdescView(user->name) && idx == 0)
+        if (isMemdescView(user) && idx == 0)
           next.assign(user->results.begin(), user->results.end());
         else
           next = carriedBy(user, idx);
@@ -301,11 +296,13 @@ private:
       } else if (loop && loop->name == "scf.if" && idx < loop->results.size()) {
         out.push_back(loop->results[idx]);
       }
-    } else if (op->name == "scf.for" && idx >= 3) {
-      if (idx - 3 < op->results.size())
-        out.push_back(op->results[idx - 3]);
-      if (!op->regions.empty() && idx - 2 < op->regions[0]->blocks[0]->arguments.size())
-        out.push_back(op->regions[0]->blocks[0]->arguments[idx - 2]);
+    } else if (op->name == "scf.for") {
+      if (auto k = forInitIndex(op, idx)) {
+        if (*k < op->results.size())
+          out.push_back(op->results[*k]);
+        if (!op->regions.empty() && *k + 1 < op->regions[0]->blocks[0]->arguments.size())
+          out.push_back(op->regions[0]->blocks[0]->arguments[*k + 1]);
+      }
     }
     return out;
   }
@@ -329,7 +326,7 @@ private:
       work.pop_front();
       for (auto &[user, idx] : v->uses) {
         const std::string &n = user->name;
-        if (isDot(n)) {
+        if (isDot(user)) {
           if (idx == 0)
             bits |= 1;
           else if (n == "tt.dot_scaled") {
@@ -341,29 +338,27 @@ private:
             bits |= 2;
           continue;
         }
-        if (n == "ttg.local_store" && idx == 0 && user->operands.size() > 1) {
+        if (n == "ttg.local_store" && idx == 0 && user->operand("dst")) {
           std::vector<const Value *> views;
-          bufferAliases(bufferRoot(user->operands[1]), views);
+          bufferAliases(bufferRoot(user->operand("dst")), views);
           for (auto *w : views)
             push(w);
           continue;
         }
-        if (isAsyncCopy(n) && idx == 0 && user->operands.size() > 1) {
-          // The copy's destination buffer is the second memdesc operand.
-          for (auto *o : user->operands)
-            if (o != v && isMemdesc(o->type)) {
-              std::vector<const Value *> views;
-              bufferAliases(bufferRoot(o), views);
-              for (auto *w : views)
-                push(w);
-              break;
-            }
+        if (isAsyncCopy(user) && idx == 0) {
+          const Value *dst = copyDestination(user);
+          if (dst && dst != v && isMemdesc(dst->type)) {
+            std::vector<const Value *> views;
+            bufferAliases(bufferRoot(dst), views);
+            for (auto *w : views)
+              push(w);
+          }
           continue;
         }
-        if (isDataMovement(n)) {
+        if (isDataMovement(user)) {
           for (auto *r : user->results)
             push(r);
-          if (isMemdesc(v->type) && isMemdescView(n)) {
+          if (isMemdesc(v->type) && isMemdescView(user)) {
             std::vector<const Value *> views;
             for (auto *r : user->results)
               bufferAliases(r, views);
@@ -389,21 +384,18 @@ private:
     };
     for (Operation *op : allOps_) {
       const std::string &n = op->name;
-      if (isDot(n)) {
+      if (isDot(op)) {
         for (auto *r : op->results)
           note(r, "accumulator");
-        size_t acc = n == "ttng.tc_gen5_mma" || n == "ttng.tc_gen5_mma_scaled" ? 2
-                     : n == "tt.dot_scaled" ? op->operands.size() - 1
-                                            : 2;
-        if (acc < op->operands.size())
-          note(op->operands[acc], "accumulator");
+        if (const Value *acc = accumulatorOf(op))
+          note(acc, "accumulator");
       }
-      if (isGlobalLoad(n))
+      if (isGlobalLoad(op))
         for (auto *r : op->results)
           note(r, "global_load");
-      if (isAsyncCopy(n) && !op->operands.empty() && !isMemdesc(op->operands[0]->type))
+      if (isAsyncCopy(op) && !op->operands.empty() && !isMemdesc(op->operands[0]->type))
         note(op->operands[0], "global_load");
-      if (isGlobalStore(n)) {
+      if (isGlobalStore(op)) {
         // The stored values (and masks): every register tensor that is not
         // a tensor of pointers.
         for (auto *o : op->operands) {
@@ -524,12 +516,12 @@ private:
 
   void analyseLoops() {
     for (Operation *op : allOps_) {
-      if (!isLoop(op->name))
+      if (!isLoop(op))
         continue;
       LoopFacts f;
       f.op = op->name;
       f.line = op->pos.line;
-      f.function = enclosingFunction(op);
+      f.function = op->enclosingFunction();
       f.source = op->loc;
       f.numStages = op->intAttr("tt.num_stages");
       f.iterArgs = unsigned(op->results.size());
@@ -537,14 +529,14 @@ private:
       for (unsigned i = order_[op] + 1; i <= end_[op]; ++i) {
         Operation *in = allOps_[i];
         const std::string &n = in->name;
-        if (isGlobalLoad(n) || isAsyncCopy(n))
+        if (isGlobalLoad(in) || isAsyncCopy(in))
           ++f.loads;
-        if (isAsyncCopy(n))
+        if (isAsyncCopy(in))
           ++f.asyncCopies;
-        if (isDot(n))
+        if (isDot(in))
           ++f.dots;
-        if (n == "ttg.memdesc_index" && !in->operands.empty()) {
-          auto t = mlir::dyn_cast_or_null<ir::TritonType>(in->operands[0]->type);
+        if (n == "ttg.memdesc_index" && in->operand("src")) {
+          auto t = mlir::dyn_cast_or_null<ir::TritonType>(in->operand("src")->type);
           if (t && !t.info().shape.empty() && !t.info().elementType.isInteger(64))
             f.buffers = std::max<unsigned>(f.buffers, unsigned(t.info().shape[0]));
         }
@@ -558,7 +550,7 @@ private:
       for (auto *y : yielded) {
         if (isMemdesc(y->type) && memoryOf(y->type) == "shared")
           carriesBuffer = true;
-        if (y->definingOp && (isGlobalLoad(y->definingOp->name)))
+        if (y->definingOp && isGlobalLoad(y->definingOp))
           f.prefetch = true;
       }
       if (carriesBuffer && f.loads > 0)
@@ -590,29 +582,22 @@ private:
 
   bool insideLoop(const Operation *op) {
     for (auto *p = op->parentOp(); p; p = p->parentOp())
-      if (isLoop(p->name))
+      if (isLoop(p))
         return true;
     return false;
   }
 
   void analyseLoads() {
     for (Operation *op : allOps_) {
-      unsigned base = 0;
-      if (op->name == "tt.load")
-        base = 1; // ptr [, mask [, other]]
-      else if (op->name == "amdg.buffer_load")
-        base = 2; // ptr[offsets] [, mask [, other]]
-      else
+      if (op->name != "tt.load" && op->name != "amdg.buffer_load")
         continue;
       LoadSite s;
       s.op = op->name;
       s.line = op->pos.line;
-      unsigned n = unsigned(op->operands.size());
-      s.stride = op->text.find("stride = %") != std::string::npos && n > 0;
-      if (s.stride)
-        --n; // the stride operand is not a mask
-      s.operands = n;
-      s.bucket = n <= base ? "bare" : n == base + 1 ? "mask-only" : "mask+other";
+      s.stride = op->operand("stride") != nullptr;
+      // Every operand but the stride: ptr[, offsets][, mask[, other]].
+      s.operands = unsigned(op->operands.size()) - (s.stride ? 1 : 0);
+      s.bucket = !op->operand("mask") ? "bare" : !op->operand("other") ? "mask-only" : "mask+other";
       s.contiguity = op->intAttr("contiguity");
       s.inLoop = insideLoop(op);
       report_.loads.push_back(std::move(s));
@@ -663,7 +648,7 @@ private:
         for (auto &[user, idx] : v->uses) {
           unsigned last = order_[user];
           for (auto *p = user->parentOp(); p; p = p->parentOp())
-            if (isLoop(p->name) && order_[p] > from)
+            if (isLoop(p) && order_[p] > from)
               last = std::max(last, end_[p]);
           to = std::max(to, last);
         }

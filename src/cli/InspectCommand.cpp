@@ -19,21 +19,6 @@ struct InspectOptions {
   bool json = false;
 } opts;
 
-int loopDepth(const ir::Operation *op) {
-  int depth = 0;
-  for (auto *p = op->parentOp(); p; p = p->parentOp())
-    if (p->name == "scf.for" || p->name == "scf.while")
-      ++depth;
-  return depth;
-}
-
-std::string enclosingFunction(const ir::Operation *op) {
-  for (auto *p = op->parentOp(); p; p = p->parentOp())
-    if (p->name == "tt.func" || p->name == "func.func" || p->name == "llvm.func")
-      return p->symbol.empty() ? "" : p->symbol.substr(1);
-  return "";
-}
-
 int execute() {
   if (opts.json)
     opts.format = "json";
@@ -89,7 +74,7 @@ int execute() {
       if (u.first++ == 0)
         u.second = op->pos;
     }
-    if (op->name == "tt.func" || op->name == "func.func" || op->name == "llvm.func") {
+    if (op->isFunction()) {
       Json f;
       f["name"] = op->symbol.empty() ? "" : op->symbol.substr(1);
       std::string vis = "public";
@@ -104,12 +89,12 @@ int execute() {
       f["source"] = sourceJson(op->loc);
       functions.push_back(f);
     }
-    if (op->name == "scf.for" || op->name == "scf.while") {
+    if (op->isLoop()) {
       Json l;
       l["op"] = op->name;
       l["line"] = op->pos.line;
-      l["function"] = enclosingFunction(op);
-      l["depth"] = loopDepth(op);
+      l["function"] = op->enclosingFunction();
+      l["depth"] = op->loopDepth();
       l["iter_args"] = op->results.size();
       l["num_stages"] = optionalJson(op->intAttr("tt.num_stages"));
       l["source"] = sourceJson(op->loc);

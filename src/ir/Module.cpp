@@ -48,6 +48,21 @@ Value *Operation::operand(llvm::StringRef segment) const {
   return group.empty() ? nullptr : group.front();
 }
 
+std::string Operation::enclosingFunction() const {
+  for (auto *p = parentOp(); p; p = p->parentOp())
+    if (p->isFunction())
+      return p->symbol.empty() ? "" : p->symbol.substr(1);
+  return "";
+}
+
+int Operation::loopDepth() const {
+  int depth = 0;
+  for (auto *p = parentOp(); p; p = p->parentOp())
+    if (p->isLoop())
+      ++depth;
+  return depth;
+}
+
 std::string ModuleFacts::arch() const {
   auto colon = target.find(':');
   if (colon == std::string::npos)

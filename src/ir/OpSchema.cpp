@@ -42,7 +42,7 @@ struct Table {
 
   Table() {
     auto add = [&](const char *name, const char *operands, ResultRule results, RegionArgs args,
-                   uint8_t flags, const char *legacy) {
+                   uint16_t flags, const char *legacy) {
       OpSchema s;
       s.name = name;
       s.segments = parseSegments(operands);
@@ -56,7 +56,7 @@ struct Table {
       schemas.push_back(std::move(s));
     };
 #define TX_OP(NAME, OPERANDS, RESULTS, ARGS, FLAGS, LEGACY)                                        \
-  add(NAME, OPERANDS, ResultRule::RESULTS, RegionArgs::ARGS, FLAGS, LEGACY);
+  add(NAME, OPERANDS, ResultRule::RESULTS, RegionArgs::ARGS, uint16_t(FLAGS), LEGACY);
 #include "OpSchemas.def"
 #undef TX_OP
     for (size_t i = 0; i < schemas.size(); ++i) {

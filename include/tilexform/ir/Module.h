@@ -91,6 +91,11 @@ struct Operation {
   /// Every operand of a named segment, in order.
   std::vector<Value *> operandGroup(llvm::StringRef segment) const;
   bool isFunction() const { return schema && schema->is(OpFlagFunction); }
+  bool isLoop() const { return schema && schema->is(OpFlagLoop); }
+  /// The name of the function an op is in (without `@`), or "".
+  std::string enclosingFunction() const;
+  /// How many loops enclose an op.
+  int loopDepth() const;
   mlir::Attribute attr(llvm::StringRef name) const;
   std::optional<int64_t> intAttr(llvm::StringRef name) const;
 };

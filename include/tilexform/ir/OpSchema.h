@@ -39,12 +39,18 @@ enum class RegionArgs : uint8_t {
   WhileLoop, // the signature's input types
 };
 
-enum OpFlags : uint8_t {
+enum OpFlags : uint16_t {
   OpFlagNone = 0,
-  OpFlagFunction = 1,     // a function: symbol, argument list, body
-  OpFlagLoop = 2,         // a loop (scf.for, scf.while)
-  OpFlagStrippedDesc = 4, // a stripped `<...>` type here is a tensor descriptor
-  OpFlagTerminator = 8,
+  OpFlagFunction = 1 << 0,     // a function: symbol, argument list, body
+  OpFlagLoop = 1 << 1,         // a loop (scf.for, scf.while)
+  OpFlagStrippedDesc = 1 << 2, // a stripped `<...>` type here is a tensor descriptor
+  OpFlagTerminator = 1 << 3,
+  OpFlagDot = 1 << 4,          // a matrix multiply (tt.dot, wgmma, tcgen05)
+  OpFlagGlobalLoad = 1 << 5,   // reads global memory into registers
+  OpFlagAsyncCopy = 1 << 6,    // copies global memory into shared memory
+  OpFlagGlobalStore = 1 << 7,  // writes global memory
+  OpFlagMemdescView = 1 << 8,  // its result is a view of its source buffer
+  OpFlagDataMovement = 1 << 9, // moves or converts data without computing on it
 };
 
 /// One operand segment: `name`, optional, variadic, introduced by a keyword
@@ -61,7 +67,7 @@ struct OpSchema {
   std::vector<OperandSegment> segments;
   ResultRule results = ResultRule::Structural;
   RegionArgs regionArgs = RegionArgs::Written;
-  uint8_t flags = OpFlagNone;
+  uint16_t flags = OpFlagNone;
   std::vector<std::string> legacyNames;
 
   bool is(OpFlags f) const { return (flags & f) != 0; }
