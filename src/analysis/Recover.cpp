@@ -5,6 +5,7 @@
 #include <llvm/Support/SHA256.h>
 
 #include <algorithm>
+#include <cctype>
 #include <deque>
 #include <map>
 #include <set>
@@ -721,6 +722,10 @@ std::string Recoverer::nameFor(const layout::Encoding &enc) {
                        d->kWidth ? fmt::format("_k{}", d->kWidth) : "");
   else
     base = enc.kind();
+  // Names are Python identifiers in the anchor module: `ttig.dpas` -> `ttig_dpas`.
+  for (char &c : base)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
+      c = '_';
   std::string name = base;
   for (int i = 1; std::any_of(report_.layouts.begin(), report_.layouts.end(),
                               [&](const RecoveredLayout &l) { return l.name == name; });

@@ -3,6 +3,7 @@
 #include "tilexform/cli/Commands.h"
 #include "tilexform/cli/Output.h"
 #include "tilexform/gluon/Gluon.h"
+#include "tilexform/ir/GenericPrinter.h"
 #include "tilexform/ir/Module.h"
 
 #include <CLI/CLI.hpp>
@@ -16,7 +17,7 @@ namespace {
 
 struct InspectOptions {
   std::string file, gluonApi = "3.6", format = "text";
-  bool json = false;
+  bool json = false, printGeneric = false;
 } opts;
 
 int execute() {
@@ -29,6 +30,13 @@ int execute() {
   if (!loaded)
     return reportError(loaded.takeError());
   ir::Module &mod = **loaded;
+  if (opts.printGeneric) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    ir::printGeneric(mod, os);
+    printText(text);
+    return kExitOk;
+  }
 
   Json module;
   module["target"] = mod.facts.target.empty() ? Json(nullptr) : Json(mod.facts.target);
@@ -42,6 +50,28 @@ int execute() {
   Json otherAliases = Json::array();
   for (auto &a : mod.aliases) {
     auto l = mlir::dyn_cast_or_null<ir::LayoutEncodingAttr>(a.attr);
+    // A layout of another backend or a newer Triton: listed by name, never
+    // given a constructor.
+    std::string unmodelled;
+    if (auto o = mlir::dyn_cast_or_null<mlir::OpaqueAttr>(a.attr))
+      unmodelled = (o.getDialectNamespace().strref() + "." +
+                    o.getAttrData().take_until([](char c) { return c == '<'; }))
+                       .str();
+    else if (l)
+      if (auto *o = l.getEncoding()->as<layout::OpaqueEncoding>(); o && o->unmodelledLayout())
+        unmodelled = o->kind;
+    if (!unmodelled.empty()) {
+      layouts.push_back(Json{{"name", a.name},
+                             {"attr", a.definition},
+                             {"kind", unmodelled},
+                             {"gluon", nullptr},
+                             {"reason", "a layout kind tilexform does not model (another "
+                                        "backend or a newer Triton); kept by name"},
+                             {"unmodelled", true},
+                             {"line", a.pos.line},
+                             {"text_roundtrip", true}});
+      continue;
+    }
     if (!l || !l.getEncoding()->isLayout()) {
       otherAliases.push_back(Json{{"name", a.name},
                                   {"attr", a.attr ? ir::attrText(a.attr) : a.definition},
@@ -177,6 +207,8 @@ void addInspectCommand(CLI::App &root) {
   cmd->add_option("file", opts.file, "The dump to read")->required();
   addGluonApiOption(cmd, opts.gluonApi);
   addFormatOptions(cmd, opts.format, opts.json);
+  cmd->add_flag("--print-generic", opts.printGeneric,
+                "Print the module as read, in MLIR's generic op form, instead of the report");
 }
 
 int runInspectCommand() { return execute(); }

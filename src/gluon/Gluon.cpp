@@ -194,7 +194,11 @@ struct Emitter {
               if (e.kind == "tensor_memory_scales_encoding" &&
                   e.text == "#ttng.tensor_memory_scales_encoding<>")
                 return std::string("gl.nvidia.blackwell.TensorMemoryScalesLayout()");
-              reason = e.text + " is not a layout Gluon can construct";
+              reason = e.unmodelledLayout()
+                           ? "'" + e.kind +
+                                 "' is a layout kind tilexform does not model (another backend "
+                                 "or a newer Triton); kept by name, no constructor"
+                           : e.text + " is not a layout Gluon can construct";
               return std::nullopt;
             }},
         enc.value);

@@ -21,6 +21,8 @@
 #include <mlir/IR/BuiltinAttributes.h>
 #include <mlir/IR/Diagnostics.h>
 
+#include <fmt/format.h>
+
 #include <unordered_map>
 
 namespace tilexform::ir {
@@ -792,15 +794,15 @@ llvm::Expected<std::unique_ptr<Operation>> Parser::parseOp(Block *parent) {
         for (auto &[o, c] : pairs)
           if (o == kind(stack.back().tok))
             want = c;
-      if (want != t.kind)
-        return errorTok(p_, "unbalanced '" + spell(p_).str() + "'" +
-                                (stack.empty() ? ""
-                                               : " (to close '" + spell(stack.back().tok).str() +
-                                                     "' at " +
-                                                     std::to_string(posOf(stack.back().tok).line) +
-                                                     ":" +
-                                                     std::to_string(posOf(stack.back().tok).col) +
-                                                     ")"));
+      if (want != t.kind) {
+        std::string open;
+        if (!stack.empty()) {
+          TextPos at = posOf(stack.back().tok);
+          open = fmt::format(" (the '{}' at {}:{} is still open)", spell(stack.back().tok).str(),
+                             at.line, at.col);
+        }
+        return errorTok(p_, "unbalanced '" + spell(p_).str() + "'" + open);
+      }
       stack.pop_back();
       if (sigOpen)
         scan.sig.push_back(p_);

@@ -1,6 +1,7 @@
 #include "TestUtil.h"
 
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 
@@ -194,3 +195,104 @@ TEST(Reader, SourceLocationsGiveVariableNames) {
 }
 
 } // namespace
+
+namespace {
+
+const ir::Operation *findOp(const ir::Module &m, const std::string &name) {
+  const ir::Operation *found = nullptr;
+  m.walk([&](ir::Operation *op) {
+    if (!found && op->name == name)
+      found = op;
+  });
+  return found;
+}
+
+} // namespace
+
+// Operands are named by the op-schema table: keywords (`mask`, `stride =`),
+// brackets (`%p[%off]`) and position, never by counting `%`.
+TEST(Reader, OperandsByName) {
+  const char *text = R"(
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
+#s = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942"} {
+  tt.func @f(%p: !tt.ptr<f16>, %off: tensor<256xi32, #b>{tt.divisibility=16:i32},
+             %m: tensor<256xi1, #b>, %o: tensor<256xf16, #b>, %s: i32,
+             %ptrs: tensor<256x!tt.ptr<f16>, #b>, %buf: !ttg.memdesc<256xf16, #s, #smem, mutable>) {
+    %a = amdg.buffer_load %p[%off], %m stride = %s : tensor<256xf16, #b>
+    %b = tt.load %ptrs, %m, %o : tensor<256x!tt.ptr<f16>, #b>
+    %t = ttg.async_copy_global_to_local %ptrs, %buf mask %m other %o : tensor<256x!tt.ptr<f16>, #b> -> <256xf16, #s, #smem, mutable>
+    %c = ttg.async_commit_group tokens %t, %t
+    tt.return
+  }
+}
+)";
+  auto m = ir::loadModuleText(text, "named.ttgir");
+  ASSERT_TRUE(bool(m)) << errorText(m.takeError());
+  const ir::Operation *f = findOp(**m, "tt.func");
+  ASSERT_TRUE(f);
+  auto &args = f->regions[0]->blocks[0]->arguments;
+  ASSERT_EQ(args.size(), 7u);
+  ASSERT_TRUE(args[1]->attributes);
+  EXPECT_EQ(ir::attrText(args[1]->attributes.get("tt.divisibility")), "16 : i32");
+
+  const ir::Operation *bl = findOp(**m, "amdg.buffer_load");
+  ASSERT_TRUE(bl);
+  EXPECT_EQ(bl->operand("ptr"), args[0]);
+  EXPECT_EQ(bl->operand("offsets"), args[1]);
+  EXPECT_EQ(bl->operand("mask"), args[2]);
+  EXPECT_EQ(bl->operand("other"), nullptr);
+  EXPECT_EQ(bl->operand("stride"), args[4]);
+
+  const ir::Operation *ld = findOp(**m, "tt.load");
+  ASSERT_TRUE(ld);
+  EXPECT_EQ(ld->operand("mask"), args[2]);
+  EXPECT_EQ(ld->operand("other"), args[3]);
+  EXPECT_EQ(ir::typeText(ld->results[0]->type), "tensor<256xf16, #ttg.blocked<{sizePerThread = "
+                                                 "[1], threadsPerWarp = [64], warpsPerCTA = [4], "
+                                                 "order = [0]}>>");
+
+  const ir::Operation *cp = findOp(**m, "ttg.async_copy_global_to_local");
+  ASSERT_TRUE(cp);
+  EXPECT_EQ(cp->operand("result"), args[6]);
+  EXPECT_EQ(cp->operand("mask"), args[2]);
+  EXPECT_EQ(cp->operand("other"), args[3]);
+  // The result is the async token the printer never writes, not the memdesc.
+  EXPECT_EQ(ir::typeText(cp->results[0]->type), "!ttg.async.token");
+
+  const ir::Operation *cg = findOp(**m, "ttg.async_commit_group");
+  ASSERT_TRUE(cg);
+  EXPECT_EQ(cg->operandGroup("inputTokens").size(), 2u);
+}
+
+// Result types follow each op's rule; an op not in the table gets none
+// unless its functional type states them.
+TEST(Reader, ResultTypesAreNeverGuessed) {
+  const char *text = R"(
+module {
+  tt.func @f(%c: i1, %x: f32, %y: f32) {
+    %s = arith.select %c, %x, %y : f32
+    %t = arith.select %c, %x, %y : i1, f32
+    %lt = arith.cmpf olt, %x, %y : f32
+    %u = future.op %x : f32
+    %v = future.op2 %x : (f32) -> i64
+    %k = arith.constant true
+    tt.return
+  }
+}
+)";
+  auto m = ir::loadModuleText(text, "types.ttgir");
+  ASSERT_TRUE(bool(m)) << errorText(m.takeError());
+  std::map<std::string, std::string> types;
+  (*m)->walk([&](ir::Operation *op) {
+    for (auto *r : op->results)
+      types[r->name] = r->type ? ir::typeText(r->type) : "?";
+  });
+  EXPECT_EQ(types["%s"], "f32");
+  EXPECT_EQ(types["%t"], "f32");
+  EXPECT_EQ(types["%lt"], "i1");
+  EXPECT_EQ(types["%u"], "?");
+  EXPECT_EQ(types["%v"], "i64");
+  EXPECT_EQ(types["%k"], "i1");
+}
