@@ -9,6 +9,10 @@ Measures, as the median of several repetitions:
     tool linked against the shared LLVM/MLIR libraries) and `/bin/true`;
   - throughput: `tilexform inspect --json` over every dump in tests/corpus,
     against reading the same bytes with `cat` (the I/O floor);
+  - reader: tilexform loading each corpus dump (`inspect`) against
+    `mlir-opt-22` parsing the same module in MLIR's generic form (printed by
+    `tilexform inspect --print-generic`), whole processes and with each
+    tool's own start-up taken out;
   - probe: `tilexform probe --json` over tests/artifacts (every .cubin,
     .hsaco, .amdgcn and metadata file), against `cat` of the same files;
   - survey: `tilexform survey -j 2` over 5,000 generated kernel modules,
@@ -16,6 +20,7 @@ Measures, as the median of several repetitions:
 """
 import os
 import pathlib
+import re
 import shutil
 import statistics
 import subprocess
@@ -59,6 +64,54 @@ tx_s = min(corpus_time(lambda f: [tool, "inspect", "--json", str(f)]) for _ in r
 print(f"throughput inspect --json {len(corpus)} dumps, {size / 1e6:.1f} MB: {tx_s:.2f} s "
       f"({tx_s / len(corpus) * 1e3:.1f} ms/dump, {size / tx_s / 1e6:.1f} MB/s)")
 print(f"          cat over the same files: {cat_s:.2f} s   ratio inspect/cat = {tx_s / cat_s:.2f}")
+
+def one_module_file(dumps, path):
+    """Every dump as one top-level module of a single file, aliases renamed
+    per dump (`#blocked` -> `#blocked_7`) so the file is one valid input."""
+    alias_def = re.compile(r"^([#!][A-Za-z_][\w.$-]*)\s*=", re.M)
+    ref = re.compile(r"[#!][A-Za-z_][\w$]*")
+    with open(path, "w") as out:
+        for i, f in enumerate(dumps):
+            text = f.read_text()
+            names = set(alias_def.findall(text))
+            out.write(ref.sub(lambda m: m.group(0) + f"_{i}" if m.group(0) in names else m.group(0),
+                              text) + "\n")
+
+
+if os.path.exists(mlir_opt):
+    opt = [mlir_opt, "--allow-unregistered-dialect",
+           "--mlir-very-unsafe-disable-verifier-on-parsing", "-o", "/dev/null"]
+    with tempfile.TemporaryDirectory() as gen_dir:
+        gen = pathlib.Path(gen_dir)
+        # Per dump, one process each: what a CI step pays.
+        generic = []
+        for i, f in enumerate(corpus):
+            g = gen / f"{i}.mlir"
+            with open(g, "w") as out:
+                subprocess.run([tool, "inspect", "--print-generic", str(f)], stdout=out, check=True)
+            generic.append(g)
+        # Both tools must accept every module before they are timed.
+        for g in generic:
+            subprocess.run(opt + [str(g)], stdout=subprocess.DEVNULL, check=True)
+        tx_load = min(corpus_time(lambda f: [tool, "inspect", str(f)]) for _ in range(3))
+        pairs = dict(zip(corpus, generic))
+        opt_load = min(corpus_time(lambda f: opt + [str(pairs[f])]) for _ in range(3))
+        print(f"reader    {len(corpus)} dumps, one process each: tilexform inspect {tx_load:.2f} s, "
+              f"mlir-opt-22 on the generic form {opt_load:.2f} s   ratio mlir-opt/tilexform = "
+              f"{opt_load / tx_load:.2f}")
+        # Every dump in one file: parse throughput, start-up out of the way.
+        big = gen / "all.ttgir"
+        one_module_file([f for f in corpus if f.suffix == ".ttgir"], big)
+        big_generic = gen / "all.mlir"
+        with open(big_generic, "w") as out:
+            subprocess.run([tool, "inspect", "--print-generic", str(big)], stdout=out, check=True)
+        big_size = big.stat().st_size
+        tx_big = timed([tool, "inspect", str(big)], 5) - timed([tool, "--version"], 10)
+        opt_big = timed(opt + [str(big_generic)], 5) - timed([mlir_opt, "--version"], 10)
+        print(f"          all .ttgir dumps in one file, {big_size / 1e6:.1f} MB, start-up taken out: "
+              f"tilexform {big_size / tx_big / 1e6:.1f} MB/s, mlir-opt-22 (generic form) "
+              f"{big_size / opt_big / 1e6:.1f} MB/s   throughput ratio tilexform/mlir-opt = "
+              f"{opt_big / tx_big:.2f} (goal >= 0.8)")
 
 artifacts = sorted(p for p in (here / "tests" / "artifacts").rglob("*") if p.is_file())
 art_size = sum(p.stat().st_size for p in artifacts)

@@ -26,7 +26,7 @@ int execute() {
   auto api = resolveGluonApi(opts.gluonApi);
   if (!api)
     return kExitUsage;
-  auto loaded = ir::loadModuleFile(opts.file);
+  auto loaded = loadForCommand(opts.file);
   if (!loaded)
     return reportError(loaded.takeError());
   ir::Module &mod = **loaded;

@@ -5,6 +5,7 @@
 #include "tilexform/support/InputError.h"
 
 #include <CLI/CLI.hpp>
+#include <llvm/Support/BuryPointer.h>
 
 #include <cstdio>
 #include <iostream>
@@ -13,6 +14,15 @@
 namespace tilexform::cli {
 
 constexpr int kSchemaVersion = 1;
+
+llvm::Expected<ir::Module *> loadForCommand(const std::string &path) {
+  auto loaded = ir::loadModuleFile(path);
+  if (!loaded)
+    return loaded.takeError();
+  ir::Module *mod = loaded->get();
+  llvm::BuryPointer(std::move(*loaded));
+  return mod;
+}
 
 Json envelope(const std::string &command, const std::string &verdict, int exitCode) {
   Json j;

@@ -30,7 +30,7 @@ int execute() {
   if (!opts.out.empty() && fs::exists(opts.out) && !opts.force)
     return reportError("--out: " + opts.out + " exists; pass --force to overwrite it", kExitUsage);
 
-  auto loaded = ir::loadModuleFile(opts.file);
+  auto loaded = loadForCommand(opts.file);
   if (!loaded)
     return reportError(loaded.takeError());
   auto report = analysis::recover(**loaded, *api, opts.arch);

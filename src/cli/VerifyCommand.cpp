@@ -59,10 +59,10 @@ int execute() {
   auto api = resolveGluonApi(opts.gluonApi);
   if (!api)
     return kExitUsage;
-  auto plain = ir::loadModuleFile(opts.plain);
+  auto plain = loadForCommand(opts.plain);
   if (!plain)
     return reportError(plain.takeError());
-  auto anchor = ir::loadModuleFile(opts.anchor);
+  auto anchor = loadForCommand(opts.anchor);
   if (!anchor)
     return reportError(anchor.takeError());
   auto v = analysis::verify(**plain, **anchor, *api, opts.arch);

@@ -94,8 +94,13 @@ std::string AliasTable::substitute(const std::string &s, size_t *firstChange) co
         ++j;
       std::string tok = s.substr(i, j - i);
       auto &table = c == '#' ? attrs_ : types_;
+      auto ref = c == '#' ? refs_.find(tok) : refs_.end();
       auto it = table.find(tok);
-      if (it != table.end()) {
+      if (ref != refs_.end()) {
+        if (firstChange && *firstChange == std::string::npos)
+          *firstChange = i;
+        out += "#ttg.alias_ref<" + std::to_string(ref->second) + ">";
+      } else if (it != table.end()) {
         if (firstChange && *firstChange == std::string::npos)
           *firstChange = i;
         out += it->second;

@@ -1064,6 +1064,17 @@ public:
     std::string spec = p.getFullSymbolSpec().str();
     if (p.parseKeyword(&mnemonic))
       return {};
+    if (mnemonic == "alias_ref" && aliasTable_) {
+      // An alias the reader already parsed (see setAliasAttributes).
+      uint64_t index = 0;
+      if (p.parseLess() || p.parseInteger(index) || p.parseGreater())
+        return {};
+      if (index >= aliasTable_->size()) {
+        p.emitError(p.getNameLoc(), "no alias ") << index;
+        return {};
+      }
+      return (*aliasTable_)[index];
+    }
     if (canonical_ == "ttg" && layoutMnemonics().contains(mnemonic))
       return parseLayoutBody(p, mnemonic);
     if (!skipOpaqueBody(p))
@@ -1092,8 +1103,11 @@ public:
     os << (dot == std::string::npos ? t : t.substr(dot + 1));
   }
 
+  void setAliasTable(const std::vector<Attribute> *table) { aliasTable_ = table; }
+
 protected:
   std::string canonical_;
+  const std::vector<Attribute> *aliasTable_ = nullptr;
 };
 
 #define TILEXFORM_DIALECT(ClassName, Ns, Canonical, Init)                                          \
@@ -1129,6 +1143,11 @@ void registerAllDialects(DialectRegistry &registry) {
   registry.insert<TritonDialect, TritonGPUDialect, TritonNvidiaGPUDialect, TritonAMDGPUDialect,
                   GluonDialect, NVGPUDialect, LegacyTritonGPUDialect, LegacyTritonNvidiaGPUDialect,
                   LegacyAMDGPUDialect, LegacyNVGPUDialect>();
+}
+
+void setAliasAttributes(MLIRContext *ctx, const std::vector<Attribute> *table) {
+  if (auto *d = ctx->getLoadedDialect<TritonGPUDialect>())
+    d->setAliasTable(table);
 }
 
 std::unique_ptr<MLIRContext> makeContext() {

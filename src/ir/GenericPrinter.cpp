@@ -5,6 +5,8 @@
 
 #include <mlir/IR/BuiltinAttributes.h>
 
+#include <algorithm>
+#include <cctype>
 #include <unordered_map>
 #include <vector>
 
@@ -17,10 +19,40 @@ public:
   explicit GenericPrinter(llvm::raw_ostream &os) : os_(os) {}
 
   void printTopLevel(const Module &mod) {
+    std::string body;
+    {
+      llvm::raw_string_ostream bs(body);
+      GenericPrinter inner(bs);
+      inner.printOp(*mod.root, 0);
+    }
+    // Write layouts by their alias names again, as MLIR's printer does:
+    // longest text first, so a slice's parent is not replaced inside it.
+    std::vector<std::pair<std::string, std::string>> subst;
     for (auto &a : mod.aliases)
-      if (a.name[0] == '#' && a.attr)
+      if (a.name[0] == '#' && a.attr) {
         os_ << a.name << " = " << attrText(a.attr) << "\n";
-    printOp(*mod.root, 0);
+        subst.emplace_back(attrText(a.attr), a.name);
+      }
+    std::stable_sort(subst.begin(), subst.end(), [](auto &x, auto &y) {
+      return x.first.size() > y.first.size();
+    });
+    for (auto &[text, name] : subst) {
+      std::string out;
+      out.reserve(body.size());
+      size_t from = 0;
+      for (size_t at = body.find(text); at != std::string::npos; at = body.find(text, from)) {
+        // Only whole attributes: not a prefix of a longer identifier.
+        size_t end = at + text.size();
+        bool whole = end >= body.size() || !(std::isalnum(static_cast<unsigned char>(body[end])) ||
+                                              body[end] == '_' || body[end] == '.');
+        out.append(body, from, at - from);
+        out += whole ? name : text;
+        from = end;
+      }
+      out.append(body, from, std::string::npos);
+      body = std::move(out);
+    }
+    os_ << body;
   }
 
 private:

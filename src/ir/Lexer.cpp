@@ -4,15 +4,15 @@
 #include "tilexform/ir/Lexer.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace tilexform::ir {
 
 namespace {
 
-bool isLetter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
-bool isDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
-bool isHex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+// ASCII only, as MLIR's lexer: no locale, no library call per byte.
+bool isLetter(char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isHex(char c) { return isDigit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
 bool isBareIdChar(char c) { return isLetter(c) || isDigit(c) || c == '_' || c == '$' || c == '.'; }
 // suffix-id ::= (digit+ | ((letter|id-punct) (letter|id-punct|digit)*))
 bool isSuffixChar(char c) {

@@ -123,6 +123,12 @@ llvm::Error checkText(const std::string &path, llvm::StringRef text) {
   unsigned line = 1, col = 1;
   for (size_t i = 0; i < text.size();) {
     unsigned char c = static_cast<unsigned char>(text[i]);
+    // Printable ASCII, the common case, in one comparison.
+    if (c >= 0x20 && c < 0x80) {
+      ++col;
+      ++i;
+      continue;
+    }
     if (c == 0 || (c < 0x20 && c != '\n' && c != '\t' && c != '\r'))
       return llvm::make_error<InputError>(path, line, col, "binary data, not a text dump");
     size_t len = 1;

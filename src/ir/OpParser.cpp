@@ -23,6 +23,7 @@
 
 #include <fmt/format.h>
 
+#include <string_view>
 #include <unordered_map>
 
 namespace tilexform::ir {
@@ -106,6 +107,10 @@ class Parser {
 public:
   Parser(std::string path, llvm::StringRef buffer)
       : path_(std::move(path)), buf_(buffer), lines_(buffer) {}
+  ~Parser() {
+    if (context_)
+      setAliasAttributes(context_, nullptr);
+  }
 
   llvm::Expected<std::unique_ptr<Module>> run();
 
@@ -140,8 +145,33 @@ private:
   // ---- MLIR attributes and types ----
   llvm::Expected<mlir::Type> parseType(const std::string &raw, size_t offset, bool desc = false);
   llvm::Expected<mlir::Attribute> parseAttr(const std::string &raw, size_t offset);
+  // Types and attribute dictionaries repeat thousands of times in a dump:
+  // look them up by the written text before building any string.
   llvm::Expected<mlir::Type> parseTypeTokens(size_t a, size_t b, bool desc = false) {
-    return parseType(span(a, b), tok(a).offset, desc);
+    std::string_view text = spanView(a, b);
+    auto &cache = desc ? descTypeViews_ : typeViews_;
+    auto hit = cache.find(text);
+    if (hit != cache.end())
+      return hit->second;
+    auto t = parseType(std::string(text), tok(a).offset, desc);
+    if (t)
+      cache.emplace(text, *t);
+    return t;
+  }
+  llvm::Expected<mlir::Attribute> parseAttrTokens(size_t a, size_t b) {
+    std::string_view text = spanView(a, b);
+    auto hit = attrViews_.find(text);
+    if (hit != attrViews_.end())
+      return hit->second;
+    auto at = parseAttr(std::string(text), tok(a).offset);
+    if (at)
+      attrViews_.emplace(text, *at);
+    return at;
+  }
+  std::string_view spanView(size_t a, size_t b) const {
+    if (b <= a)
+      return {};
+    return std::string_view(buf_.data() + tok(a).offset, tok(b - 1).end() - tok(a).offset);
   }
   template <typename T, typename Fn>
   llvm::Expected<T> parseWith(const std::string &raw, size_t offset, Fn &&fn);
@@ -181,9 +211,13 @@ private:
   unsigned regionDepth_ = 0;
   std::unique_ptr<Module> mod_;
   detail::AliasTable aliases_;
+  std::vector<mlir::Attribute> aliasAttrs_; // by alias_ref index
+  mlir::MLIRContext *context_ = nullptr;
   detail::LocationResolver locs_;
   std::vector<std::pair<size_t, size_t>> aliasRanges_; // token [begin, end)
   std::unordered_map<std::string, mlir::Type> typeCache_;
+  std::unordered_map<std::string_view, mlir::Type> typeViews_, descTypeViews_;
+  std::unordered_map<std::string_view, mlir::Attribute> attrViews_;
   std::unordered_map<std::string, mlir::Attribute> attrCache_;
   std::vector<std::unordered_map<std::string, Value *>> scopes_;
   std::unordered_map<std::string, Value *> forward_;
@@ -447,6 +481,8 @@ llvm::Error Parser::collectAliases() {
       if (!attr)
         return attr.takeError();
       a.attr = *attr;
+      aliases_.bind(d.name, aliasAttrs_.size());
+      aliasAttrs_.push_back(a.attr);
     } else {
       auto type = parseType(d.text, valueOffset);
       if (!type)
@@ -1072,7 +1108,7 @@ llvm::Error Parser::finishOp(Operation *op, OpScan &scan) {
   {
     llvm::SmallVector<mlir::NamedAttribute> merged;
     for (auto &[a, b] : scan.dicts) {
-      auto attr = parseAttr(span(a, b + 1), tok(a).offset);
+      auto attr = parseAttrTokens(a, b + 1);
       if (!attr) {
         if (!op->known) {
           llvm::consumeError(attr.takeError());
@@ -1302,6 +1338,8 @@ llvm::Expected<std::unique_ptr<Module>> Parser::run() {
   mod_ = std::make_unique<Module>();
   mod_->path = path_;
   mod_->context = makeContext();
+  context_ = mod_->context.get();
+  setAliasAttributes(context_, &aliasAttrs_);
   {
     TokenStream ts = lex(buf_);
     if (!ts.error.empty())

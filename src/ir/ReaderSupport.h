@@ -8,6 +8,7 @@
 #include <llvm/Support/Error.h>
 
 #include <map>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -37,10 +38,13 @@ public:
   std::string substitute(const std::string &text, size_t *firstChange = nullptr) const;
   const std::vector<Definition> &definitions() const { return defs_; }
   const std::string &expansion(const std::string &name) const;
+  /// From now on `substitute` writes `#ttg.alias_ref<index>` for `name`.
+  void bind(const std::string &name, size_t index) { refs_[name] = index; }
 
 private:
+  std::unordered_map<std::string, size_t> refs_;
   std::vector<Definition> defs_;
-  std::map<std::string, std::string> attrs_, types_;
+  std::unordered_map<std::string, std::string> attrs_, types_;
 };
 
 /// Resolves location text (inside `loc(...)`) through `#locN` aliases.
@@ -52,8 +56,8 @@ public:
   const std::string &missing() const { return missing_; }
 
 private:
-  std::map<std::string, std::string> aliases_;
-  std::map<std::string, SourceLoc> cache_;
+  std::unordered_map<std::string, std::string> aliases_;
+  std::unordered_map<std::string, SourceLoc> cache_;
   std::string missing_;
 };
 

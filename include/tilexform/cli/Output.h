@@ -16,11 +16,17 @@ class App;
 }
 namespace tilexform::ir {
 struct SourceLoc;
+class Module;
 }
 
 namespace tilexform::cli {
 
 using Json = nlohmann::ordered_json;
+
+/// Loads a dump for a command. The module lives until the process exits and
+/// is never torn down (as clang's -disable-free): freeing a large op tree
+/// costs more than a command's own work.
+llvm::Expected<ir::Module *> loadForCommand(const std::string &path);
 
 enum ExitCode : int {
   kExitOk = 0,

@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tilexform::ir {
 
@@ -67,6 +68,11 @@ public:
 void registerAllDialects(mlir::DialectRegistry &registry);
 /// A context with every dialect loaded, threading off (one file at a time).
 std::unique_ptr<mlir::MLIRContext> makeContext();
+
+/// While a module is read: `#ttg.alias_ref<N>` stands for `table[N]`, an
+/// alias the reader already parsed, so a layout written once is never parsed
+/// again for each type that names it. Null clears it.
+void setAliasAttributes(mlir::MLIRContext *ctx, const std::vector<mlir::Attribute> *table);
 
 /// The encoding of a tensor or memdesc type, or null.
 layout::EncodingPtr encodingOf(mlir::Type type);
