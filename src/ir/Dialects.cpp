@@ -807,7 +807,7 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       if (!ok)
         return {};
     }
-    if (!haveSwizzle || !haveBits || e.elementBitWidth == 0) {
+    if (!haveSwizzle) {
       p.emitError(p.getNameLoc(), "nvmma_shared needs 'swizzlingByteWidth' and 'elementBitWidth'");
       return {};
     }
@@ -822,6 +822,21 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
     if (!c)
       return {};
     e.cga = *c;
+    if (!haveBits || e.elementBitWidth == 0) {
+      // Written before elementBitWidth moved into the attribute (early
+      // 2025), or as 0: the width is the element type's, known at each
+      // memdesc that uses it, exactly as for the older #ttg.shared with
+      // hasLeadingOffset.
+      LegacySharedEncoding l;
+      l.hasLeadingOffset = true;
+      l.maxPhase = std::max(1u, e.swizzlingByteWidth / 16);
+      l.vec = e.swizzlingByteWidth == 0 ? 1 : 8;
+      l.perPhase = 1;
+      for (unsigned d = 0; d < e.rank; ++d)
+        l.order.push_back(e.transposed ? d : e.rank - 1 - d);
+      l.cga = e.cga;
+      return finish(l);
+    }
     return finish(e);
   }
   if (mnemonic == "shared_linear") {

@@ -397,8 +397,13 @@ bool Parser::regionAt(size_t i) const {
   case TokenKind::CaretId:
     return true;
   case TokenKind::PercentId:
-    // `%v{%a, %b}` after an operand is an op's own syntax, not a region.
-    return kind(i - 1) != TokenKind::PercentId || startsOp(n);
+    // A region's first op starts with its results (`%a =`, `%a, %b =`,
+    // `%a:2 =`); `{%v(...)}` or `%v{%a, %b}` is an op's own syntax.
+    if (startsOp(n))
+      return true;
+    return kind(i - 1) != TokenKind::PercentId &&
+           (kind(n + 1) == TokenKind::Equal || kind(n + 1) == TokenKind::Comma ||
+            kind(n + 1) == TokenKind::Colon);
   case TokenKind::String:
     return kind(n + 1) == TokenKind::LParen;
   case TokenKind::BareId: {
