@@ -2,25 +2,65 @@
 #include "tilexform/cli/Commands.h"
 #include "tilexform/cli/Output.h"
 
+#include "tilexform/support/InputError.h"
+
 #include <CLI/CLI.hpp>
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/ADT/StringRef.h>
+
+#include <algorithm>
 
 #include <exception>
 #include <iostream>
 
 namespace tilexform::cli {
 
-int run(int argc, char **argv) {
+namespace {
+int dispatch(int argc, char **argv);
+} // namespace
+
+int run(int argc, char **argv) { return finishOutput(dispatch(argc, argv)); }
+
+namespace {
+
+int dispatch(int argc, char **argv) {
   CLI::App app{"tilexform: read Triton dumps and artifacts; recover and verify Gluon layouts; "
                "probe occupancy; survey kernel sources",
                "tilexform"};
   app.set_version_flag("--version", std::string("tilexform ") + kVersion);
   app.require_subcommand(1);
+  app.fallthrough(); // --max-input-size after the command name too
+  std::string maxInput;
+  app.add_option("--max-input-size", maxInput,
+                 "Refuse input files larger than this (bytes, or with K/M/G; default 256M)");
   addInspectCommand(app);
   addLayoutCommand(app);
   addRecoverCommand(app);
   addVerifyCommand(app);
   addProbeCommand(app);
   addSurveyCommand(app);
+  // A first word that is no command: say so, with the nearest command.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string word = argv[1];
+    std::vector<std::string> names;
+    for (auto *sub : app.get_subcommands({}))
+      names.push_back(sub->get_name());
+    if (std::find(names.begin(), names.end(), word) == names.end()) {
+      std::string best;
+      unsigned bestDistance = 3;
+      for (auto &n : names) {
+        unsigned d = llvm::StringRef(word).edit_distance(n);
+        if (d < bestDistance) {
+          bestDistance = d;
+          best = n;
+        }
+      }
+      return reportError("unknown command '" + word + "'" +
+                             (best.empty() ? "" : " (did you mean '" + best + "'?)") +
+                             "; commands: " + llvm::join(names, ", "),
+                         kExitUsage);
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {
@@ -33,7 +73,31 @@ int run(int argc, char **argv) {
     std::string what = e.what();
     if (what.empty())
       what = "bad command line";
-    return reportError(what + " (see tilexform --help)", kExitUsage);
+    // An option before any command: name it, not the missing command.
+    if (argc > 1 && argv[1][0] == '-' && app.get_subcommands().empty())
+      what = std::string("unknown option '") + argv[1] + "'";
+    std::string help = "tilexform --help";
+    if (!app.get_subcommands().empty())
+      help = "tilexform " + app.get_subcommands().front()->get_name() + " --help";
+    return reportError(what + " (see " + help + ")", kExitUsage);
+  }
+  if (!maxInput.empty()) {
+    uint64_t bytes = 0;
+    llvm::StringRef v(maxInput);
+    uint64_t scale = 1;
+    if (v.ends_with_insensitive("k"))
+      scale = uint64_t(1) << 10;
+    else if (v.ends_with_insensitive("m"))
+      scale = uint64_t(1) << 20;
+    else if (v.ends_with_insensitive("g"))
+      scale = uint64_t(1) << 30;
+    if (scale != 1)
+      v = v.drop_back();
+    if (v.getAsInteger(10, bytes) || bytes == 0 || bytes > (uint64_t(1) << 40) / scale)
+      return reportError("--max-input-size: expected a size such as 1048576, 64M or 1G, got '" +
+                             maxInput + "'",
+                         kExitUsage);
+    setMaxInputSize(bytes * scale);
   }
   try {
     for (auto *sub : app.get_subcommands()) {
@@ -55,5 +119,7 @@ int run(int argc, char **argv) {
   }
   return reportError("no command given (see tilexform --help)", kExitUsage);
 }
+
+} // namespace
 
 } // namespace tilexform::cli

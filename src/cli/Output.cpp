@@ -7,7 +7,9 @@
 #include <CLI/CLI.hpp>
 #include <llvm/Support/BuryPointer.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <unistd.h>
 
@@ -42,9 +44,32 @@ void printJson(const Json &doc) {
   printText(text);
 }
 
+namespace {
+int gOutputErrno = 0; // the first failed write to stdout
+} // namespace
+
 void printText(const std::string &text) {
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
+  if (gOutputErrno)
+    return;
+  errno = 0;
+  size_t n = std::fwrite(text.data(), 1, text.size(), stdout);
+  if (n != text.size() || std::fflush(stdout) != 0)
+    gOutputErrno = errno ? errno : EIO;
+}
+
+int finishOutput(int exitCode) {
+  errno = 0;
+  if (!gOutputErrno && (std::fflush(stdout) != 0 || std::ferror(stdout)))
+    gOutputErrno = errno ? errno : EIO;
+  if (gOutputErrno) {
+    // Whatever reached the reader is incomplete: never claim success.
+    std::fprintf(stderr, "tilexform: error: cannot write the output: %s\n",
+                 std::strerror(gOutputErrno));
+    return kExitIO;
+  }
+  if (std::fflush(stderr) != 0 || std::ferror(stderr))
+    return kExitIO;
+  return exitCode;
 }
 
 int reportError(llvm::Error err, int exitCode) {

@@ -3,6 +3,7 @@
 #include "tilexform/analysis/Recover.h"
 #include "tilexform/cli/Commands.h"
 #include "tilexform/cli/Output.h"
+#include "tilexform/support/OutputFile.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -27,8 +28,13 @@ int execute() {
   if (!api)
     return kExitUsage;
   namespace fs = std::filesystem;
-  if (!opts.out.empty() && fs::exists(opts.out) && !opts.force)
-    return reportError("--out: " + opts.out + " exists; pass --force to overwrite it", kExitUsage);
+  // Refuse before any work: an existing target needs --force.
+  if (!opts.out.empty() && !opts.force) {
+    std::error_code ec;
+    if (fs::symlink_status(opts.out, ec).type() != fs::file_type::not_found && !ec)
+      return reportError("--out: " + opts.out + " exists; pass --force to overwrite it",
+                         kExitUsage);
+  }
 
   auto loaded = loadForCommand(opts.file);
   if (!loaded)
@@ -55,17 +61,16 @@ int execute() {
 
   if (!opts.out.empty()) {
     std::string text = analysis::anchorModule(report, opts.file);
-    std::string tmp = opts.out + ".tmp";
-    {
-      std::ofstream o(tmp, std::ios::binary);
-      o << text;
-      if (!o.good())
-        return reportError("--out: cannot write " + tmp, kExitInput);
+    if (auto err = writeFileAtomically(opts.out, text, opts.force)) {
+      int code = kExitIO;
+      std::string message;
+      llvm::handleAllErrors(std::move(err), [&](const OutputFileError &e) {
+        message = e.message;
+        if (e.exists)
+          code = kExitUsage;
+      });
+      return reportError("--out: " + message, code);
     }
-    std::error_code ec;
-    fs::rename(tmp, opts.out, ec);
-    if (ec)
-      return reportError("--out: cannot write " + opts.out + ": " + ec.message(), kExitInput);
   }
 
   if (opts.format == "json") {

@@ -58,6 +58,26 @@ size_t matchBracket(const std::string &s, size_t i) {
   return std::string::npos;
 }
 
+size_t nestingTooDeep(const std::string &s, size_t limit) {
+  size_t depth = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '"') {
+      size_t e = skipString(s, i);
+      if (e == std::string::npos)
+        return std::string::npos;
+      i = e;
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > limit)
+        return i;
+    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0 &&
+               !(c == '>' && i > 0 && s[i - 1] == '-')) {
+      --depth;
+    }
+  }
+  return std::string::npos;
+}
+
 void AliasTable::add(std::string name, std::string text, size_t offset) {
   (name[0] == '#' ? attrs_ : types_)[name] = text;
   defs_.push_back({std::move(name), std::move(text), offset});
@@ -122,11 +142,18 @@ bool AliasTable::expandAll(std::string &message, size_t &offset) {
   std::map<std::string, size_t> where;
   for (auto &d : defs_)
     where.emplace(d.name, d.offset);
-  std::function<bool(const std::string &)> expand = [&](const std::string &name) -> bool {
+  std::function<bool(const std::string &, size_t)> expand = [&](const std::string &name,
+                                                                 size_t depth) -> bool {
     auto &table = name[0] == '#' ? attrs_ : types_;
     auto it = table.find(name);
     if (it == table.end() || state[name] == 2)
       return true;
+    if (depth > kMaxNesting) {
+      message = "aliases refer to each other more than " + std::to_string(kMaxNesting) +
+                " deep, from '" + name + "'";
+      offset = where[name];
+      return false;
+    }
     if (state[name] == 1) {
       message = "alias '" + name + "' refers to itself";
       offset = where[name];
@@ -148,7 +175,7 @@ bool AliasTable::expandAll(std::string &message, size_t &offset) {
         while (j < text.size() && isIdChar(text[j]))
           ++j;
         std::string ref = text.substr(i, j - i);
-        if (has(ref) && !expand(ref))
+        if (has(ref) && !expand(ref, depth + 1))
           return false;
         i = j - 1;
       }
@@ -164,7 +191,7 @@ bool AliasTable::expandAll(std::string &message, size_t &offset) {
     return true;
   };
   for (auto &d : defs_)
-    if (!expand(d.name))
+    if (!expand(d.name, 0))
       return false;
   return true;
 }

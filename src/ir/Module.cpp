@@ -183,6 +183,10 @@ void readFacts(Module &mod) {
 template <typename T, typename Fn>
 llvm::Expected<T> parseStandalone(mlir::MLIRContext *ctx, const std::string &text,
                                   const char *what, Fn &&parse) {
+  if (size_t deep = detail::nestingTooDeep(text); deep != std::string::npos)
+    return llvm::make_error<InputError>(what, 1, unsigned(deep + 1),
+                                        "brackets nested deeper than " +
+                                            std::to_string(detail::kMaxNesting));
   std::string message;
   unsigned col = 0;
   mlir::ScopedDiagnosticHandler handler(ctx, [&](mlir::Diagnostic &d) {
@@ -218,10 +222,9 @@ llvm::Expected<std::unique_ptr<Module>> loadModuleText(const std::string &text,
 }
 
 llvm::Expected<std::unique_ptr<Module>> loadModuleFile(const std::string &path) {
-  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
+  auto buf = readInputFile(path);
   if (!buf)
-    return llvm::make_error<InputError>(path, 0, 0, buf.getError().message());
+    return buf.takeError();
   return loadModuleText((*buf)->getBuffer().str(), path);
 }
 

@@ -265,6 +265,12 @@ template <typename T, typename Fn>
 llvm::Expected<T> Parser::parseWith(const std::string &raw, size_t offset, Fn &&fn) {
   size_t firstChange;
   std::string text = aliases_.substitute(raw, &firstChange);
+  if (size_t deep = detail::nestingTooDeep(text); deep != std::string::npos)
+    return errorAt(std::min(offset + (firstChange == std::string::npos || deep < firstChange
+                                          ? deep
+                                          : firstChange),
+                            buf_.size()),
+                   "brackets nested deeper than " + std::to_string(detail::kMaxNesting));
   unsigned line, col;
   auto r = captureParse<T>(mod_->context.get(), text, fn, line, col);
   if (!r) {

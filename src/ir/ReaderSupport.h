@@ -20,6 +20,13 @@ size_t skipString(const std::string &s, size_t i);
 /// Index of the bracket closing the one at `i` ((, [, {, <), or npos.
 size_t matchBracket(const std::string &s, size_t i);
 
+/// How deep brackets may nest in text handed to MLIR's (recursive) parser,
+/// and regions in a module: far above any real dump, far below the stack.
+constexpr size_t kMaxNesting = 256;
+/// The offset where `text`'s brackets (outside strings) first nest deeper
+/// than `limit`, or npos.
+size_t nestingTooDeep(const std::string &text, size_t limit = kMaxNesting);
+
 /// `#name = ...` and `!name = ...` definitions: expanded once, in dependency
 /// order, so text handed to MLIR never holds an alias.
 class AliasTable {

@@ -8,6 +8,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -1064,8 +1065,15 @@ void walkTree(const std::filesystem::path &root, const std::filesystem::path &di
   if (rel == ".")
     rel.clear();
   if (options.useGitignore) {
-    auto buffer = llvm::MemoryBuffer::getFile((dir / ".gitignore").string(), /*IsText=*/true);
-    if (buffer) {
+    // Only a regular .gitignore: a FIFO or a link to /dev/zero is skipped.
+    std::string ignorePath = (dir / ".gitignore").string();
+    auto buffer = isRegularFile(ignorePath)
+                      ? readInputFile(ignorePath)
+                      : llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>(
+                            llvm::make_error<InputError>(ignorePath, 0, 0, "absent"));
+    if (!buffer)
+      llvm::consumeError(buffer.takeError());
+    else {
       llvm::StringRef text = (*buffer)->getBuffer();
       while (!text.empty()) {
         auto [line, rest] = text.split('\n');
@@ -1225,7 +1233,8 @@ llvm::Expected<SurveyReport> survey(const std::vector<std::string> &roots,
     std::error_code ec;
     auto st = fs::status(root, ec);
     if (ec || !fs::exists(st))
-      return llvm::make_error<InputError>(root, 0, 0, "no such file or directory");
+      return llvm::make_error<InputError>(
+          root, 0, 0, describeSystemError(ec && ec.value() ? ec.value() : ENOENT));
     if (fs::is_directory(st))
       walkTree(root, root, cli, options, state);
     else

@@ -1,6 +1,14 @@
 #include "tilexform/support/InputError.h"
 
 #include <fmt/format.h>
+#include <llvm/Support/FileSystem.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace tilexform {
 
@@ -20,11 +28,77 @@ TextPosition positionOf(llvm::StringRef text, size_t offset) {
   return {static_cast<unsigned>(1 + before.count('\n')), col};
 }
 
+namespace {
+std::atomic<uint64_t> gMaxInputSize{kDefaultMaxInputSize};
+
+} // namespace
+
+std::string describeSystemError(int err) {
+  switch (err) {
+  case ENOENT:
+    return "no such file or directory";
+  case ELOOP:
+    return "too many levels of symbolic links (a symlink loop?)";
+  case EACCES:
+    return "permission denied";
+  case EISDIR:
+    return "is a directory";
+  default:
+    return std::strerror(err);
+  }
+}
+
+uint64_t maxInputSize() { return gMaxInputSize.load(); }
+void setMaxInputSize(uint64_t bytes) { gMaxInputSize.store(bytes); }
+
+bool isRegularFile(const std::string &path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string clipForMessage(llvm::StringRef text, size_t max) {
+  if (text.size() <= max)
+    return text.str();
+  return text.take_front(max).str() + "...";
+}
+
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(const std::string &path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+  auto fail = [&](const std::string &why) {
+    return llvm::make_error<InputError>(path, 0, 0, why);
+  };
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; the descriptor's
+  // type is checked before anything is read.
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return fail(describeSystemError(errno));
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return fail(describeSystemError(err));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return fail("is a directory");
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return fail(S_ISFIFO(st.st_mode)  ? "not a regular file (a FIFO)"
+                : S_ISCHR(st.st_mode) ? "not a regular file (a character device)"
+                : S_ISBLK(st.st_mode) ? "not a regular file (a block device)"
+                                      : "not a regular file (a socket)");
+  }
+  uint64_t size = uint64_t(st.st_size);
+  if (size > maxInputSize()) {
+    ::close(fd);
+    return fail(fmt::format("{} bytes, above the input limit of {} bytes (--max-input-size)", size,
+                            maxInputSize()));
+  }
+  auto buffer = llvm::MemoryBuffer::getOpenFile(llvm::sys::fs::convertFDToNativeFile(fd), path,
+                                                size, /*RequiresNullTerminator=*/false);
+  ::close(fd);
   if (!buffer)
-    return llvm::make_error<InputError>(path, 0, 0, "cannot read: " + buffer.getError().message());
+    return fail(describeSystemError(buffer.getError().value()));
   return std::move(*buffer);
 }
 

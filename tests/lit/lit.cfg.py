@@ -18,3 +18,7 @@ config.substitutions.append(("%docs", os.path.join(config.source_root, "docs")))
 config.substitutions.append(("%python", "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"))
 config.substitutions.append(("%artifacts", os.path.join(config.source_root, "tests", "artifacts")))
 config.substitutions.append(("%survey", os.path.join(config.source_root, "tests", "survey")))
+# Sanitizer builds reserve terabytes of address space for shadow memory:
+# memory-limit tests (ulimit -v) run only without them.
+if not getattr(config, "sanitized", False):
+    config.available_features.add("memlimit")

@@ -34,6 +34,7 @@ enum ExitCode : int {
   kExitUsage = 64,    // EX_USAGE
   kExitInput = 65,    // EX_DATAERR
   kExitInternal = 70, // EX_SOFTWARE
+  kExitIO = 74,       // EX_IOERR: output cannot be written
 };
 
 enum class Format { Text, Json };
@@ -46,6 +47,10 @@ void printJson(const Json &doc);
 
 /// Prints a text report, rendered whole before it is written, to stdout.
 void printText(const std::string &text);
+/// The exit code once every output is written: 74 (EX_IOERR) with one
+/// line on stderr when any write to stdout failed or fell short (a full disk,
+/// /dev/full, a closed pipe), else `exitCode`.
+int finishOutput(int exitCode);
 
 /// One line on stderr: `file:line:col: error: message` (or `error: message`).
 int reportError(llvm::Error err, int exitCode = kExitInput);

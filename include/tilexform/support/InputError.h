@@ -6,8 +6,8 @@
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <cstdint>
 #include <memory>
-
 #include <string>
 
 namespace tilexform {
@@ -30,8 +30,27 @@ struct TextPosition {
 };
 TextPosition positionOf(llvm::StringRef text, size_t offset);
 
-/// A whole input file, or an InputError "cannot read: why".
+/// The one way every command reads an input file: only a regular file
+/// (a FIFO, device, socket or directory is refused without blocking on it,
+/// also behind a symlink), at most `maxInputSize()` bytes (checked before
+/// reading), or an InputError naming the path and why.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(const std::string &path);
+
+/// The input size limit (bytes); the CLI sets it from --max-input-size.
+uint64_t maxInputSize();
+void setMaxInputSize(uint64_t bytes);
+constexpr uint64_t kDefaultMaxInputSize = uint64_t(256) << 20;
+
+/// Whether `path` is a regular file (following symlinks), without opening
+/// it: tree walks skip everything else.
+bool isRegularFile(const std::string &path);
+
+/// A system error as a message: "no such file or directory", "too many
+/// levels of symbolic links (a symlink loop?)".
+std::string describeSystemError(int err);
+
+/// At most `max` characters of `text` for an error message, with `...`.
+std::string clipForMessage(llvm::StringRef text, size_t max = 80);
 
 /// `file:line:col: error: message` (no position when line is 0); any other
 /// error as `error: message`. Always one line.
