@@ -18,6 +18,7 @@ namespace {
 struct LayoutOptions {
   std::string attr, type, gluonExpr, shape, gluonApi = "3.6", format = "text";
   bool json = false, table = false;
+  uint64_t tableMax = uint64_t(1) << 16;
 } opts;
 
 CLI::App *layoutCmd = nullptr;
@@ -163,6 +164,18 @@ int execute() {
                                    enc->rank(), shape.size()),
                        kExitInput);
 
+  // The table lists every element: bound its size unless asked for more.
+  if (opts.table) {
+    uint64_t elements = 1;
+    for (int64_t d : shape)
+      elements = d > 0 && elements <= opts.tableMax ? elements * uint64_t(d) : elements;
+    if (elements > opts.tableMax)
+      return reportError(fmt::format("--table: the shape has more than {} elements; pass "
+                                     "--table-max N to list more",
+                                     opts.tableMax),
+                         kExitUsage);
+  }
+
   std::string canonical = layout::printEncoding(*enc);
   auto emitted = gluon::emitGluon(*enc, *api);
   std::optional<layout::LinearLayout> ll;
@@ -270,6 +283,10 @@ void addLayoutCommand(CLI::App &root) {
                         "A tensor or !ttg.memdesc type carrying the layout (shape from the type)");
   addGluonApiOption(layoutCmd, opts.gluonApi);
   layoutCmd->add_flag("--table", opts.table, "Print the per-element owner table");
+  layoutCmd
+      ->add_option("--table-max", opts.tableMax,
+                   "Refuse --table for shapes of more elements than this (default 65536)")
+      ->check(CLI::Validator(checkCount, "N"));
   addFormatOptions(layoutCmd, opts.format, opts.json);
 }
 

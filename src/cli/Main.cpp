@@ -32,7 +32,7 @@ int dispatch(int argc, char **argv) {
   app.fallthrough(); // --max-input-size after the command name too
   std::string maxInput;
   app.add_option("--max-input-size", maxInput,
-                 "Refuse input files larger than this (bytes, or with K/M/G; default 256M)");
+                 "Refuse input files larger than this (bytes, or with K/M/G; default 32M)");
   addInspectCommand(app);
   addLayoutCommand(app);
   addRecoverCommand(app);

@@ -17,6 +17,13 @@ namespace tilexform::cli {
 
 constexpr int kSchemaVersion = 1;
 
+std::string checkCount(std::string &value) {
+  if (value.empty() || value.size() > 12 ||
+      value.find_first_not_of("0123456789") != std::string::npos)
+    return "expected a whole number >= 0, got '" + value + "'";
+  return "";
+}
+
 llvm::Expected<ir::Module *> loadForCommand(const std::string &path) {
   auto loaded = ir::loadModuleFile(path);
   if (!loaded)
@@ -82,6 +89,8 @@ int reportError(const std::string &message, int exitCode) {
   for (auto &c : line)
     if (c == '\n' || c == '\r')
       c = ' ';
+  if (line.size() > 400)
+    line = line.substr(0, 400) + "...";
   std::fprintf(stderr, "tilexform: %s\n", line.c_str());
   return exitCode;
 }

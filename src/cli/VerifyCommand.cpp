@@ -150,7 +150,8 @@ void addVerifyCommand(CLI::App &root) {
   addGluonApiOption(cmd, opts.gluonApi);
   cmd->add_option("--arch", opts.arch, "Override the target arch");
   cmd->add_option("--max-sites", opts.maxSites, "List at most N sites per entry (0: all)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Validator(checkCount, "N"));
   addFormatOptions(cmd, opts.format, opts.json);
 }
 

@@ -148,9 +148,28 @@ std::vector<unsigned> uintList(DialectAsmParser &p, Attribute a, StringRef key, 
       ok = false;
       return out;
     }
+    // Triton's fields are 32-bit and its layout algebra signed: larger
+    // values are refused, never cut to their low bits.
+    if (i.getValue().getActiveBits() > 30) {
+      p.emitError(p.getNameLoc(), "'") << key << "' entry out of range (must be below 2^30)";
+      ok = false;
+      return out;
+    }
     out.push_back(unsigned(i.getValue().getZExtValue()));
   }
   return out;
+}
+
+bool isPermutationOf(const std::vector<unsigned> &order, unsigned rank) {
+  std::vector<bool> seen(rank, false);
+  if (order.size() != rank)
+    return false;
+  for (unsigned o : order) {
+    if (o >= rank || seen[o])
+      return false;
+    seen[o] = true;
+  }
+  return true;
 }
 
 Bases basesList(DialectAsmParser &p, Attribute a, StringRef key, bool &ok) {
@@ -174,6 +193,10 @@ bool uintValue(DialectAsmParser &p, Attribute a, StringRef key, unsigned &out) {
   auto i = dyn_cast_or_null<IntegerAttr>(a);
   if (!i || i.getValue().isNegative()) {
     p.emitError(p.getNameLoc(), "expected a non-negative integer for '") << key << "'";
+    return false;
+  }
+  if (i.getValue().getActiveBits() > 30) {
+    p.emitError(p.getNameLoc(), "'") << key << "' out of range (must be below 2^30)";
     return false;
   }
   out = unsigned(i.getValue().getZExtValue());
@@ -388,6 +411,15 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       return {};
     if (order.size() != shape.size() || order.empty()) {
       p.emitError(p.getNameLoc(), "padded_shared needs 'order' and 'shape' of the same rank");
+      return {};
+    }
+    for (unsigned d : shape)
+      if (d == 0 || (d & (d - 1)) != 0) {
+        p.emitError(p.getNameLoc(), "padded_shared 'shape' entries must be powers of two");
+        return {};
+      }
+    if (!isPermutationOf(order, unsigned(shape.size()))) {
+      p.emitError(p.getNameLoc(), "padded_shared 'order' must be a permutation of the dims");
       return {};
     }
     std::vector<int32_t> s(shape.begin(), shape.end());
@@ -1074,7 +1106,26 @@ public:
   TritonFamilyDialect(StringRef ns, StringRef canonical, MLIRContext *ctx, TypeID id)
       : Dialect(ns, ctx, id), canonical_(canonical) {}
 
+  // The layout model reports some invalid input by throwing; no exception
+  // may cross MLIR's parser, so it becomes a diagnostic here.
   Attribute parseAttribute(DialectAsmParser &p, Type type) const override {
+    try {
+      return parseAttributeImpl(p, type);
+    } catch (const std::exception &e) {
+      p.emitError(p.getNameLoc(), e.what());
+      return {};
+    }
+  }
+  Type parseType(DialectAsmParser &p) const override {
+    try {
+      return parseTypeImpl(p);
+    } catch (const std::exception &e) {
+      p.emitError(p.getNameLoc(), e.what());
+      return {};
+    }
+  }
+
+  Attribute parseAttributeImpl(DialectAsmParser &p, Type type) const {
     StringRef mnemonic;
     std::string spec = p.getFullSymbolSpec().str();
     if (p.parseKeyword(&mnemonic))
@@ -1106,7 +1157,7 @@ public:
     auto dot = t.find('.');
     os << (dot == std::string::npos ? t : t.substr(dot + 1));
   }
-  Type parseType(DialectAsmParser &p) const override {
+  Type parseTypeImpl(DialectAsmParser &p) const {
     StringRef mnemonic;
     if (p.parseKeyword(&mnemonic))
       return {};

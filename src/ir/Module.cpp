@@ -4,6 +4,7 @@
 
 #include "ReaderSupport.h"
 
+#include <fmt/format.h>
 #include <mlir/AsmParser/AsmParser.h>
 #include <mlir/IR/Diagnostics.h>
 
@@ -151,9 +152,9 @@ llvm::Error checkText(const std::string &path, llvm::StringRef text) {
   return llvm::Error::success();
 }
 
-void readFacts(Module &mod) {
+llvm::Error readFacts(Module &mod) {
   if (!mod.moduleAttributes)
-    return;
+    return llvm::Error::success();
   for (auto nv : mod.moduleAttributes) {
     std::string key = canonicalName(nv.getName().strref());
     auto asInt = [&]() -> std::optional<int64_t> {
@@ -177,6 +178,25 @@ void readFacts(Module &mod) {
         mod.facts.target = "cuda:" + std::to_string(*v);
     }
   }
+  // What every layout is checked against must itself be sane.
+  auto check = [&](const char *key, std::optional<int64_t> v, int64_t max) -> llvm::Error {
+    if (v && (*v <= 0 || *v > max || (*v & (*v - 1)) != 0))
+      return llvm::make_error<InputError>(
+          mod.path, mod.root->pos.line, mod.root->pos.col,
+          fmt::format("\"{}\" = {}: expected a power of two from 1 to {}", key, *v, max));
+    return llvm::Error::success();
+  };
+  if (auto e = check("ttg.num-warps", mod.facts.numWarps, 1024))
+    return e;
+  if (auto e = check("ttg.threads-per-warp", mod.facts.threadsPerWarp, 128))
+    return e;
+  if (auto e = check("ttg.num-ctas", mod.facts.numCtas, 1024))
+    return e;
+  if (mod.facts.shared && *mod.facts.shared < 0)
+    return llvm::make_error<InputError>(mod.path, mod.root->pos.line, mod.root->pos.col,
+                                        fmt::format("\"ttg.shared\" = {}: expected a byte count",
+                                                    *mod.facts.shared));
+  return llvm::Error::success();
 }
 
 // Parses one attribute or type outside a module, errors at their column.
@@ -217,7 +237,8 @@ llvm::Expected<std::unique_ptr<Module>> loadModuleText(const std::string &text,
     return e;
   auto mod = parseModuleBuffer(path, text);
   if (mod)
-    readFacts(**mod);
+    if (auto e = readFacts(**mod))
+      return e;
   return mod;
 }
 

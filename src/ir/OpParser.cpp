@@ -724,7 +724,7 @@ llvm::Expected<std::unique_ptr<Operation>> Parser::parseOp(Block *parent) {
   }
   if (!scan.generic && !isOpName(op->writtenName))
     return errorTok(p_, "expected a dialect-qualified operation name, got '" +
-                            op->writtenName + "'");
+                            clipForMessage(op->writtenName) + "'");
   op->name = canonicalName(op->writtenName);
   op->schema = lookupOpSchema(op->name);
   op->known = op->schema != nullptr;
@@ -1391,7 +1391,7 @@ llvm::Expected<std::unique_ptr<Module>> Parser::run() {
     if (!startsOp(p_))
       return errorTok(p_, kind(p_) == TokenKind::BareId || kind(p_) == TokenKind::String
                               ? "expected a dialect-qualified operation name, got '" +
-                                    spell(p_).str() + "'"
+                                    clipForMessage(spell(p_)) + "'"
                               : "expected an operation or an alias definition");
     auto op = parseOp(block);
     if (!op)

@@ -913,6 +913,18 @@ std::string validateEncoding(const Encoding &enc) {
               err = first({checkCounts("sizePerThread", e.sizePerThread, r),
                            checkCounts("threadsPerWarp", e.threadsPerWarp, r),
                            checkCounts("warpsPerCTA", e.warpsPerCTA, r), checkCga(e.cga, r)});
+            // One CTA tile must be addressable by the (32-bit) layout algebra.
+            if (err.empty()) {
+              // Each factor is at most 2^30 (the parser's bound): stop as soon
+              // as the product passes 2^30, before it can overflow.
+              uint64_t tile = 1;
+              for (size_t d = 0; d < r && tile <= (uint64_t(1) << 30); ++d)
+                for (unsigned f : {e.sizePerThread[d], e.threadsPerWarp[d], e.warpsPerCTA[d]})
+                  if (tile <= (uint64_t(1) << 30))
+                    tile *= f;
+              if (tile > (uint64_t(1) << 30))
+                err = "blocked layout covers more than 2^30 elements per CTA";
+            }
           },
           [&](const SliceEncoding &e) {
             if (e.parent && e.parent->is<OpaqueEncoding>() &&
@@ -961,6 +973,9 @@ std::string validateEncoding(const Encoding &enc) {
               err = checkCounts("tilesPerWarp", e.tilesPerWarp, r);
             if (err.empty() && (e.instrShape.size() != 3 || !allPow2(e.instrShape)))
               err = "amd_mfma instrShape must be [M, N, K], powers of two";
+            // Triton's verifier: version 0 (unset, pre-3.5 tests) to 4 (gfx950).
+            if (err.empty() && e.version > 4)
+              err = "amd_mfma version must be 0 to 4";
           },
           [&](const AmdWmmaEncoding &e) {
             size_t r = e.warpsPerCTA.size();

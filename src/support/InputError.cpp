@@ -114,6 +114,10 @@ std::string errorLine(llvm::Error err) {
   for (auto &c : line)
     if (c == '\n' || c == '\r')
       c = ' ';
+  // An error names the place; it never echoes a whole garbage line.
+  constexpr size_t kMaxLine = 400;
+  if (line.size() > kMaxLine)
+    line = line.substr(0, kMaxLine) + "...";
   return line;
 }
 

@@ -23,6 +23,10 @@ namespace tilexform::cli {
 
 using Json = nlohmann::ordered_json;
 
+/// A CLI11 check for a whole count (`--max-sites 8`): digits only, so `-1`
+/// is refused with a plain message rather than wrapped to a huge number.
+std::string checkCount(std::string &value);
+
 /// Loads a dump for a command. The module lives until the process exits and
 /// is never torn down (as clang's -disable-free): freeing a large op tree
 /// costs more than a command's own work.

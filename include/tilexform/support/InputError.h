@@ -39,7 +39,7 @@ llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(const std::str
 /// The input size limit (bytes); the CLI sets it from --max-input-size.
 uint64_t maxInputSize();
 void setMaxInputSize(uint64_t bytes);
-constexpr uint64_t kDefaultMaxInputSize = uint64_t(256) << 20;
+constexpr uint64_t kDefaultMaxInputSize = uint64_t(32) << 20;
 
 /// Whether `path` is a regular file (following symlinks), without opening
 /// it: tree walks skip everything else.
