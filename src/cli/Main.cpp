@@ -39,6 +39,7 @@ int dispatch(int argc, char **argv) {
   addVerifyCommand(app);
   addProbeCommand(app);
   addSurveyCommand(app);
+  addGateCommand(app);
   // A first word that is no command: say so, with the nearest command.
   if (argc > 1 && argv[1][0] != '-') {
     std::string word = argv[1];
@@ -113,6 +114,8 @@ int dispatch(int argc, char **argv) {
         return runProbeCommand();
       if (sub->get_name() == "survey")
         return runSurveyCommand();
+      if (sub->get_name() == "gate")
+        return runGateCommand();
     }
   } catch (const std::exception &e) {
     return reportError(std::string("internal error: ") + e.what(), kExitInternal);

@@ -23,5 +23,7 @@ void addProbeCommand(CLI::App &root);
 int runProbeCommand();
 void addSurveyCommand(CLI::App &root);
 int runSurveyCommand();
+void addGateCommand(CLI::App &root);
+int runGateCommand();
 
 } // namespace tilexform::cli

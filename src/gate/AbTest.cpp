@@ -1,0 +1,278 @@
+// The A/B gate: ratios of medians with bootstrap confidence intervals over
+// interleaved rounds, a control arm that must agree with its twin, and a
+// test of whether a difference follows the arm or the position it ran at.
+#include "tilexform/gate/Gates.h"
+#include "tilexform/support/InputError.h"
+
+#include <fmt/format.h>
+#include <llvm/ADT/StringRef.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+
+namespace tilexform::gate {
+
+namespace {
+
+// Linear-interpolation quantile (numpy's default) of sorted data.
+double quantileSorted(const std::vector<double> &s, double q) {
+  if (s.empty())
+    return NAN;
+  double pos = q * double(s.size() - 1);
+  size_t lo = size_t(std::floor(pos));
+  size_t hi = std::min(lo + 1, s.size() - 1);
+  return s[lo] + (pos - double(lo)) * (s[hi] - s[lo]);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return quantileSorted(v, 0.5);
+}
+
+ArmStats statsOf(const std::string &name, std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  ArmStats s;
+  s.name = name;
+  s.n = v.size();
+  s.median = quantileSorted(v, 0.5);
+  s.q1 = quantileSorted(v, 0.25);
+  s.q3 = quantileSorted(v, 0.75);
+  s.min = v.front();
+  s.max = v.back();
+  s.iqrPct = s.median > 0 ? (s.q3 - s.q1) / s.median * 100 : 0;
+  return s;
+}
+
+// A fixed-seed generator and index draw whose results do not depend on the
+// standard library's distributions: same input, same bytes, everywhere.
+struct Rng {
+  std::mt19937_64 gen;
+  explicit Rng(uint64_t seed) : gen(seed) {}
+  size_t below(size_t n) { return size_t((gen() >> 11) % n); }
+  bool coin() { return (gen() >> 63) != 0; }
+};
+
+// Bootstrap over rounds: the samples of one round stay together, so drift
+// shared by both arms in a round cancels.
+Comparison compare(const std::string &arm, const std::vector<double> &x, const std::string &base,
+                   const std::vector<double> &y, const AbOptions &o) {
+  Comparison c;
+  c.arm = arm;
+  c.baseline = base;
+  c.ratio = median(x) / median(y);
+  Rng rng(o.seed);
+  size_t n = x.size();
+  std::vector<double> ratios;
+  ratios.reserve(o.resamples);
+  std::vector<double> bx(n), by(n);
+  for (unsigned r = 0; r < o.resamples; ++r) {
+    for (size_t i = 0; i < n; ++i) {
+      size_t k = rng.below(n);
+      bx[i] = x[k];
+      by[i] = y[k];
+    }
+    ratios.push_back(median(bx) / median(by));
+  }
+  std::sort(ratios.begin(), ratios.end());
+  double alpha = (1 - o.confidence) / 2;
+  c.lo = quantileSorted(ratios, alpha);
+  c.hi = quantileSorted(ratios, 1 - alpha);
+  c.excludesOne = c.lo > 1 || c.hi < 1;
+  return c;
+}
+
+// Per round, log(second/first) of the pair: a sign-flip permutation test of
+// the median effect, for the arm labels and for the positions.
+PositionTest positionTest(const std::string &arm, const std::vector<double> &x,
+                          const std::string &base, const std::vector<double> &y,
+                          const std::vector<int> &xFirst, const AbOptions &o) {
+  PositionTest t;
+  t.arm = arm;
+  t.baseline = base;
+  size_t n = x.size();
+  std::vector<double> byArm(n), byPos(n);
+  for (size_t i = 0; i < n; ++i) {
+    byArm[i] = std::log(x[i] / y[i]);
+    byPos[i] = xFirst[i] ? -byArm[i] : byArm[i]; // log(later / earlier)
+  }
+  auto test = [&](const std::vector<double> &d, double &effectPct, double &p) {
+    double observed = median(d);
+    effectPct = (std::exp(observed) - 1) * 100;
+    Rng rng(o.seed);
+    unsigned extreme = 0;
+    std::vector<double> flipped(n);
+    for (unsigned r = 0; r < o.resamples; ++r) {
+      for (size_t i = 0; i < n; ++i)
+        flipped[i] = rng.coin() ? -d[i] : d[i];
+      if (std::fabs(median(flipped)) >= std::fabs(observed) - 1e-15)
+        ++extreme;
+    }
+    p = double(extreme + 1) / double(o.resamples + 1);
+  };
+  test(byArm, t.armEffectPct, t.pArm);
+  test(byPos, t.positionEffectPct, t.pPosition);
+  double level = 1 - o.confidence;
+  bool armSig = t.pArm < level, posSig = t.pPosition < level;
+  t.follows = armSig && (!posSig || t.pArm <= t.pPosition) ? "arm"
+              : posSig                                      ? "position"
+                                                            : "neither";
+  return t;
+}
+
+llvm::Error samplesError(const std::string &path, const std::string &why) {
+  return llvm::make_error<InputError>(path, 0, 0, why);
+}
+
+} // namespace
+
+llvm::Expected<AbReport> abTest(const std::string &path, const AbOptions &o) {
+  auto buf = readInputFile(path);
+  if (!buf)
+    return buf.takeError();
+  nlohmann::json doc = nlohmann::json::parse((*buf)->getBuffer().begin(),
+                                             (*buf)->getBuffer().end(), nullptr, false);
+  if (doc.is_discarded() || !doc.is_object())
+    return samplesError(path, "not a JSON object");
+  if (!doc.contains("samples_ms") || !doc["samples_ms"].is_object())
+    return samplesError(path, "no \"samples_ms\": {arm: [ms, ...]} object");
+
+  // Every sample must be a finite, positive time.
+  std::map<std::string, std::vector<double>> samples;
+  std::vector<std::string> order; // as written
+  for (auto &[name, list] : doc["samples_ms"].items()) {
+    if (!list.is_array() || list.empty())
+      return samplesError(path, "arm '" + name + "': expected a non-empty list of samples");
+    std::vector<double> v;
+    for (size_t i = 0; i < list.size(); ++i) {
+      const auto &s = list[i];
+      double x = s.is_number() ? s.get<double>() : NAN;
+      if (!s.is_number() || !std::isfinite(x) || x <= 0)
+        return samplesError(path, fmt::format("INVALID: arm '{}' sample {} is {} (every sample "
+                                              "must be a finite time above 0)",
+                                              name, i, s.is_null() ? "null (NaN)" : s.dump()));
+      v.push_back(x);
+    }
+    samples[name] = std::move(v);
+    order.push_back(name);
+  }
+  AbReport rep;
+  rep.rounds = samples.begin()->second.size();
+  for (auto &[name, v] : samples)
+    if (v.size() != rep.rounds)
+      return samplesError(path, fmt::format("arm '{}' has {} samples, others {}: interleaved "
+                                            "rounds give every arm one sample each",
+                                            name, v.size(), rep.rounds));
+  if (rep.rounds < 3)
+    return samplesError(path, fmt::format("{} rounds; at least 3 are needed", rep.rounds));
+
+  auto isControl = [](const std::string &n) { return llvm::StringRef(n).ends_with("#control"); };
+  std::vector<std::string> arms = o.arms;
+  if (arms.empty())
+    for (auto &n : order)
+      if (!isControl(n))
+        arms.push_back(n);
+  if (arms.size() < 2)
+    return samplesError(path, "an A/B comparison needs at least two arms (--arms A,B)");
+  for (auto &a : arms)
+    if (!samples.count(a)) {
+      std::string known;
+      for (auto &n : order)
+        known += (known.empty() ? "" : ", ") + n;
+      return samplesError(path, "no arm '" + a + "' (arms: " + known + ")");
+    }
+
+  // Positions in each round, when the file records the order.
+  std::vector<std::map<std::string, size_t>> position;
+  if (doc.contains("round_order") && doc["round_order"].is_array()) {
+    for (auto &round : doc["round_order"]) {
+      std::map<std::string, size_t> pos;
+      if (round.is_array())
+        for (size_t i = 0; i < round.size(); ++i)
+          if (round[i].is_string())
+            pos[round[i].get<std::string>()] = i;
+      position.push_back(std::move(pos));
+    }
+    if (position.size() != rep.rounds)
+      return samplesError(path, fmt::format("\"round_order\" has {} rounds, the samples {}",
+                                            position.size(), rep.rounds));
+  }
+
+  for (auto &a : arms)
+    rep.arms.push_back(statsOf(a, samples[a]));
+  const std::string &base = arms.front();
+  for (size_t i = 1; i < arms.size(); ++i)
+    rep.comparisons.push_back(compare(arms[i], samples[arms[i]], base, samples[base], o));
+
+  // The control: a second copy of one compared arm must agree with it.
+  std::string control = o.control;
+  if (control == "auto") {
+    // The control checks the measurement window: a compared arm's own copy,
+    // else any copy the file holds.
+    control.clear();
+    for (auto &a : arms)
+      if (samples.count(a + "#control")) {
+        control = a + "#control";
+        break;
+      }
+    for (auto &n : order)
+      if (control.empty() && isControl(n) && std::find(arms.begin(), arms.end(), n) == arms.end())
+        control = n;
+  }
+  if (!control.empty()) {
+    if (!samples.count(control))
+      return samplesError(path, "no control arm '" + control + "'");
+    std::string twin = isControl(control) ? control.substr(0, control.size() - 8) : "";
+    if (!samples.count(twin))
+      return samplesError(path, "control '" + control + "' has no twin arm '" + twin + "'");
+    rep.arms.push_back(statsOf(control, samples[control]));
+    rep.control = compare(control, samples[control], twin, samples[twin], o);
+    rep.controlAgrees = !rep.control->excludesOne;
+  }
+
+  if (o.permute) {
+    if (position.empty())
+      return samplesError(path, "--permute needs \"round_order\" (the order of each round)");
+    for (size_t i = 1; i < arms.size(); ++i) {
+      std::vector<int> xFirst;
+      for (auto &pos : position) {
+        if (!pos.count(arms[i]) || !pos.count(base))
+          return samplesError(path, "\"round_order\" does not list every compared arm in every "
+                                    "round");
+        xFirst.push_back(pos[arms[i]] < pos[base]);
+      }
+      rep.positions.push_back(
+          positionTest(arms[i], samples[arms[i]], base, samples[base], xFirst, o));
+    }
+  }
+
+  bool resolved = true;
+  for (auto &c : rep.comparisons)
+    if (!c.excludesOne) {
+      resolved = false;
+      rep.reasons.push_back(fmt::format(
+          "{} / {} = {:.4f}, interval [{:.4f}, {:.4f}] includes 1: inside the run-to-run spread",
+          c.arm, c.baseline, c.ratio, c.lo, c.hi));
+    }
+  if (!rep.controlAgrees) {
+    resolved = false;
+    rep.reasons.push_back(fmt::format(
+        "the control {} differs from its twin ({:.4f}, interval [{:.4f}, {:.4f}]): the "
+        "measurement itself is not trustworthy",
+        rep.control->arm, rep.control->ratio, rep.control->lo, rep.control->hi));
+  }
+  for (auto &t : rep.positions)
+    if (t.follows == "position") {
+      resolved = false;
+      rep.reasons.push_back(fmt::format(
+          "{} vs {}: the difference follows the position in the round ({:+.2f}%, p = {:.4f}), "
+          "not the arm ({:+.2f}%, p = {:.4f}): the arms may have run one binary",
+          t.arm, t.baseline, t.positionEffectPct, t.pPosition, t.armEffectPct, t.pArm));
+    }
+  rep.verdict = resolved ? Verdict::Resolved : Verdict::NotResolved;
+  return rep;
+}
+
+} // namespace tilexform::gate
