@@ -2,6 +2,8 @@
 // bytes read as AMDGCN, HSA code object, CUDA binary, PTX, SASS, metadata
 // JSON or Python source must give a result or an error, never a crash or a
 // hang. The first byte picks the reader, so one corpus covers all of them.
+#include "FuzzSupport.h"
+
 #include "tilexform/asm/Artifacts.h"
 #include "tilexform/hw/Occupancy.h"
 #include "tilexform/source/Survey.h"
@@ -12,15 +14,7 @@
 #include <cstdlib>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  // TILEXFORM_FUZZ_LAST=FILE keeps the input being run in FILE, for crashes
-  // that take the fuzzer's own handler down with them.
-  static const char *last = std::getenv("TILEXFORM_FUZZ_LAST");
-  if (last) {
-    if (FILE *f = std::fopen(last, "wb")) {
-      std::fwrite(data, 1, size, f);
-      std::fclose(f);
-    }
-  }
+  tilexform::fuzz::keepLastInput(data, size);
   if (size == 0)
     return 0;
   using tilexform::asmfile::ArtifactKind;

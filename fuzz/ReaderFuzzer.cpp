@@ -1,8 +1,13 @@
 // libFuzzer entry point: any bytes given to the dump reader, the layout
 // attribute parser and the Gluon expression parser must give a result or an
-// error, never a crash or a hang.
+// error, never a crash or a hang. A dump that loads also goes through
+// recover, the anchor-module emitter (`recover --out`), and the generic
+// printer, whose output must load again.
+#include "FuzzSupport.h"
+
 #include "tilexform/analysis/Recover.h"
 #include "tilexform/gluon/Gluon.h"
+#include "tilexform/ir/GenericPrinter.h"
 #include "tilexform/ir/Module.h"
 
 #include <cstddef>
@@ -10,10 +15,16 @@
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  tilexform::fuzz::keepLastInput(data, size);
   std::string text(reinterpret_cast<const char *>(data), size);
   if (auto m = tilexform::ir::loadModuleText(text, "fuzz.ttgir")) {
-    // A dump that loads must also survive the analyses.
-    (void)tilexform::analysis::recover(**m, tilexform::gluon::GluonApi::V3_6);
+    auto report = tilexform::analysis::recover(**m, tilexform::gluon::GluonApi::V3_6);
+    (void)tilexform::analysis::anchorModule(report, "fuzz.ttgir");
+    std::string generic;
+    llvm::raw_string_ostream os(generic);
+    tilexform::ir::printGeneric(**m, os);
+    if (auto again = tilexform::ir::loadModuleText(generic, "generic.mlir"); !again)
+      llvm::consumeError(again.takeError());
   } else {
     llvm::consumeError(m.takeError());
   }

@@ -507,7 +507,7 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       p.emitError(p.getNameLoc(), "slice needs 'dim' and 'parent'");
       return {};
     }
-    if (!e.parent->is<OpaqueEncoding>() && (e.parent->rank() < 2 || e.dim >= e.parent->rank())) {
+    if (!hasUnmodelledPart(*e.parent) && (e.parent->rank() < 2 || e.dim >= e.parent->rank())) {
       p.emitError(p.getNameLoc(), "slice dim must be below the parent rank (>= 2)");
       return {};
     }

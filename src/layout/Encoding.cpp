@@ -895,6 +895,16 @@ std::string checkCga(const CGALayout &cga, size_t rank) {
 
 } // namespace
 
+bool hasUnmodelledPart(const Encoding &enc) {
+  if (auto *o = enc.as<OpaqueEncoding>())
+    return o->unmodelledLayout();
+  if (auto *s = enc.as<SliceEncoding>())
+    return s->parent && hasUnmodelledPart(*s->parent);
+  if (auto *d = enc.as<DotOperandEncoding>())
+    return d->parent && hasUnmodelledPart(*d->parent);
+  return false;
+}
+
 std::string validateEncoding(const Encoding &enc) {
   std::string err;
   auto first = [&](std::initializer_list<std::string> checks) {
@@ -927,8 +937,7 @@ std::string validateEncoding(const Encoding &enc) {
             }
           },
           [&](const SliceEncoding &e) {
-            if (e.parent && e.parent->is<OpaqueEncoding>() &&
-                e.parent->as<OpaqueEncoding>()->unmodelledLayout())
+            if (e.parent && hasUnmodelledPart(*e.parent))
               return; // another backend's or a newer layout, kept by name
             if (!e.parent || !e.parent->isDistributed())
               err = "slice needs a distributed parent";
@@ -938,8 +947,7 @@ std::string validateEncoding(const Encoding &enc) {
               err = validateEncoding(*e.parent);
           },
           [&](const DotOperandEncoding &e) {
-            if (e.parent && e.opIdx <= 1 && e.parent->is<OpaqueEncoding>() &&
-                e.parent->as<OpaqueEncoding>()->unmodelledLayout())
+            if (e.parent && e.opIdx <= 1 && hasUnmodelledPart(*e.parent))
               return;
             if (!e.parent || e.opIdx > 1)
               err = "dot_op needs opIdx 0 or 1 and a parent";

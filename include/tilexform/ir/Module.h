@@ -131,14 +131,20 @@ public:
   std::string aliasFor(mlir::Attribute attr) const;
 
 private:
-  template <typename Fn> static void walkOp(Operation *op, Fn &fn) {
-    if (!op)
-      return;
-    fn(op);
-    for (auto &r : op->regions)
-      for (auto &b : r->blocks)
-        for (auto &o : b->ops)
-          walkOp(o.get(), fn);
+  // Pre-order with an explicit stack: no recursion, whatever the nesting.
+  template <typename Fn> static void walkOp(Operation *root, Fn &fn) {
+    std::vector<Operation *> stack;
+    if (root)
+      stack.push_back(root);
+    while (!stack.empty()) {
+      Operation *op = stack.back();
+      stack.pop_back();
+      fn(op);
+      for (auto r = op->regions.rbegin(); r != op->regions.rend(); ++r)
+        for (auto b = (*r)->blocks.rbegin(); b != (*r)->blocks.rend(); ++b)
+          for (auto o = (*b)->ops.rbegin(); o != (*b)->ops.rend(); ++o)
+            stack.push_back(o->get());
+    }
   }
 };
 

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang-22 (ASan/UBSan) and runs each for
+# SECONDS (default 60) on seeds from the repository: real dumps, the lit
+# inputs, the oracle's layouts, artifacts, deep-nesting and special-value
+# seeds, with fuzz/ttgir.dict. Crashes are saved in build-fuzz/crashes/.
+#   scripts/fuzz.sh [SECONDS] [TARGET...]
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+seconds=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(reader layout verify artifacts tree)
+build="$here/build-fuzz"
+missing=()
+for p in clang-22 libclang-rt-22-dev; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+CC=clang-22 CXX=clang++-22 cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DTILEXFORM_FUZZ=ON -DTILEXFORM_SANITIZE=ON -DTILEXFORM_TESTS=OFF >/dev/null
+ninja -C "$build" $(printf 'tilexform_fuzz_%s ' "${targets[@]}")
+
+seeds="$build/seeds"
+rm -rf "$seeds"
+mkdir -p "$seeds"/{reader,layout,verify,artifacts,tree} "$build/crashes"
+python3 - "$here" "$seeds" <<'PY'
+import json, pathlib, sys
+here, seeds = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+dumps = sorted(p for p in (here / "tests/corpus").rglob("*.ttgir"))
+small = [p for p in dumps if p.stat().st_size < 40000]
+for i, p in enumerate(small + sorted((here / "tests/lit").rglob("Inputs/**/*.ttgir"))
+                      + sorted((here / "fuzz/seeds").glob("*"))):
+    (seeds / "reader" / f"{i}.ttgir").write_bytes(p.read_bytes())
+for i, line in enumerate((here / "tests/data/oracle_layouts.jsonl").read_text().splitlines()[::7]):
+    rec = json.loads(line)
+    (seeds / "layout" / f"{i}").write_bytes(bytes([i % 256]) + rec["attr"].encode())
+pairs = [(a, b) for a in small for b in small if a.parent == b.parent and "gluon" in b.name][:40]
+for i, (a, b) in enumerate(pairs):
+    (seeds / "verify" / f"{i}").write_bytes(a.read_bytes() + b"\n// ===\n" + b.read_bytes())
+kinds = {".amdgcn": 0, ".hsaco": 1, ".cubin": 2, ".ptx": 3, ".sass": 4, ".json": 5, ".py": 6}
+arts = sorted(p for p in (here / "tests/artifacts").rglob("*") if p.suffix in kinds and p.stat().st_size < 60000)
+for i, p in enumerate(arts[::3] + sorted((here / "tests/survey").glob("*.py"))):
+    (seeds / "artifacts" / f"{i}").write_bytes(bytes([kinds[p.suffix]]) + p.read_bytes())
+names = {".json": 0, ".cubin": 1, ".hsaco": 2, ".amdgcn": 3, ".ptx": 4, ".sass": 5}
+for i, d in enumerate(sorted({p.parent for p in arts})[:30]):
+    blob = b""
+    for p in sorted(d.iterdir()):
+        if p.suffix in names and p.stat().st_size < 20000:
+            blob += bytes([names[p.suffix]]) + p.read_bytes() + b"\xff"
+    blob += bytes([11]) + (here / "tests/survey/forms.py").read_bytes() + b"\xff" + bytes([14]) + b"*.pyc\n!m.py\n"
+    (seeds / "tree" / f"{i}").write_bytes(blob)
+PY
+status=0
+for t in "${targets[@]}"; do
+  corpus="$build/corpus-$t"
+  mkdir -p "$corpus"
+  echo "fuzz: $t for ${seconds}s" >&2
+  # UBSan stops at the first report; the leak checker is off (MLIR's
+  # uniqued storage lives for the process by design).
+  if ! ASAN_OPTIONS=detect_leaks=0:handle_segv=1 UBSAN_OPTIONS=halt_on_error=1 \
+      "$build/fuzz/tilexform_fuzz_$t" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
+      -rss_limit_mb=3072 -dict="$here/fuzz/ttgir.dict" -artifact_prefix="$build/crashes/$t-" \
+      -print_final_stats=1 "$corpus" "$seeds/$t" 2> "$build/fuzz-$t.log"; then
+    echo "fuzz: $t FAILED (see $build/fuzz-$t.log and $build/crashes/)" >&2
+    tail -40 "$build/fuzz-$t.log" >&2
+    status=1
+  fi
+  grep -E "stat::number_of_executed_units|cov:" "$build/fuzz-$t.log" | tail -2 >&2 || true
+done
+exit $status
