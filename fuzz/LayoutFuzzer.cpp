@@ -17,7 +17,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tilexform::fuzz::keepLastInput(data, size);
   if (size < 2 || size > 8192)
     return 0;
-  static std::unique_ptr<mlir::MLIRContext> ctx = tilexform::ir::makeContext();
+  // One context for many inputs (start-up dominates otherwise), renewed
+  // now and then: uniqued attributes would grow without bound.
+  static std::unique_ptr<mlir::MLIRContext> ctx;
+  static unsigned uses = 0;
+  if (!ctx || ++uses % 20000 == 0)
+    ctx = tilexform::ir::makeContext();
   // Byte 0: a shape of rank 1-3 with power-of-two dims up to 512, used when
   // the text is a bare attribute.
   unsigned pick = data[0];

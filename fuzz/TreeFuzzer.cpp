@@ -17,11 +17,11 @@ namespace fs = std::filesystem;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tilexform::fuzz::keepLastInput(data, size);
-  static const char *names[] = {
-      "k.json",        "k.cubin",      "k.hsaco",        "k.amdgcn",     "k.ptx",
-      "k.sass",        "k.ttgir",      "a/k.json",       "a/k.amdgcn",   "a/b/k.cubin",
-      "__grp__k.json", "m.py",         "a/m.py",         "a/b/n.py",     ".gitignore",
-      "a/.gitignore",  "a/b/.gitignore", ".hidden/k.json", "tmp.x/k.ptx", "k2.json"};
+  static const char *names[] = {"k.json",         "k.cubin",        "k.hsaco",       "k.amdgcn",
+                                "k.ptx",          "k.sass",         "k.ttgir",       "a/k.json",
+                                "a/k.amdgcn",     "a/b/k.cubin",    "__grp__k.json", "m.py",
+                                "a/m.py",         "a/b/n.py",       ".gitignore",    "a/.gitignore",
+                                "a/b/.gitignore", ".hidden/k.json", "tmp.x/k.ptx",   "k2.json"};
   static const fs::path root = [] {
     fs::path p = fs::temp_directory_path() / ("tilexform-fuzz-tree-" + std::to_string(getpid()));
     return p;

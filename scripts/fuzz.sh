@@ -38,7 +38,9 @@ for i, p in enumerate(small + sorted((here / "tests/lit").rglob("Inputs/**/*.ttg
     (seeds / "reader" / f"{i}.ttgir").write_bytes(p.read_bytes())
 for i, line in enumerate((here / "tests/data/oracle_layouts.jsonl").read_text().splitlines()[::7]):
     rec = json.loads(line)
-    (seeds / "layout" / f"{i}").write_bytes(bytes([i % 256]) + rec["attr"].encode())
+    text = rec.get("attr") or rec.get("type")
+    if text:
+        (seeds / "layout" / f"{i}").write_bytes(bytes([i % 256]) + text.encode())
 pairs = [(a, b) for a in small for b in small if a.parent == b.parent and "gluon" in b.name][:40]
 for i, (a, b) in enumerate(pairs):
     (seeds / "verify" / f"{i}").write_bytes(a.read_bytes() + b"\n// ===\n" + b.read_bytes())

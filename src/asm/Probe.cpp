@@ -37,8 +37,7 @@ llvm::Error collect(const std::string &path, std::vector<Candidate> &out) {
   std::error_code ec;
   fs::file_status st = fs::status(path, ec);
   if (ec || !fs::exists(st))
-    return artifactError(path, 0, 0,
-                         describeSystemError(ec && ec.value() ? ec.value() : ENOENT));
+    return artifactError(path, 0, 0, describeSystemError(ec && ec.value() ? ec.value() : ENOENT));
   if (!fs::is_directory(st)) {
     auto kind = artifactKindOf(path);
     if (!kind)

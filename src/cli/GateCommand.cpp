@@ -48,17 +48,16 @@ int runChampion() {
     j["kernel"] = r->kernel;
     Json checks = Json::array();
     for (auto &c : r->checks)
-      checks.push_back(Json{{"check", c.name},
-                            {"status", gate::checkStatusName(c.status)},
-                            {"message", c.message}});
+      checks.push_back(Json{
+          {"check", c.name}, {"status", gate::checkStatusName(c.status)}, {"message", c.message}});
     j["checks"] = checks;
     printJson(j);
     return code;
   }
   std::string out = fmt::format("champion gate: {}  ({})\n", opts.bundle, r->kernel);
   for (auto &c : r->checks)
-    out += fmt::format("  [{:<10}] {:<20} {}\n", gate::checkStatusName(c.status), c.name,
-                       c.message);
+    out +=
+        fmt::format("  [{:<10}] {:<20} {}\n", gate::checkStatusName(c.status), c.name, c.message);
   out += fmt::format("verdict: {}\n", gate::verdictName(r->verdict));
   printText(out);
   return code;
@@ -97,10 +96,9 @@ int runDeterminism() {
     j["elements"] = r->elements;
     j["differing_runs"] = r->differingRuns;
     j["differing_elements"] = r->differingElements;
-    j["first_difference"] =
-        r->firstDifferingRun
-            ? Json{{"run", *r->firstDifferingRun}, {"element", *r->firstDifferingElement}}
-            : Json(nullptr);
+    j["first_difference"] = r->firstDifferingRun ? Json{{"run", *r->firstDifferingRun},
+                                                        {"element", *r->firstDifferingElement}}
+                                                 : Json(nullptr);
     j["max_abs_diff"] = r->maxAbsDiff;
     j["max_rel_diff"] = r->maxRelDiff;
     j["max_ulps"] = r->maxUlps;
@@ -110,9 +108,8 @@ int runDeterminism() {
     printJson(j);
     return code;
   }
-  std::string out =
-      fmt::format("determinism gate: {} runs of {} {}\n", r->runs, r->elements,
-                  gate::dtypeName(r->dtype));
+  std::string out = fmt::format("determinism gate: {} runs of {} {}\n", r->runs, r->elements,
+                                gate::dtypeName(r->dtype));
   out += fmt::format("  runs differing from the first: {} ({} elements)\n", r->differingRuns,
                      r->differingElements);
   if (r->firstDifferingRun)
@@ -144,8 +141,8 @@ int runAb() {
     return reportError(r.takeError());
   int code = exitFor(r->verdict);
   auto cmpJson = [](const gate::Comparison &c) {
-    return Json{{"arm", c.arm},     {"baseline", c.baseline}, {"ratio", c.ratio},
-                {"ci_low", c.lo},   {"ci_high", c.hi},        {"excludes_1", c.excludesOne}};
+    return Json{{"arm", c.arm},   {"baseline", c.baseline}, {"ratio", c.ratio},
+                {"ci_low", c.lo}, {"ci_high", c.hi},        {"excludes_1", c.excludesOne}};
   };
   if (jsonOut()) {
     Json j = envelope("gate ab", gate::verdictName(r->verdict), code);
@@ -155,9 +152,14 @@ int runAb() {
     j["resamples"] = o.resamples;
     Json arms = Json::array();
     for (auto &a : r->arms)
-      arms.push_back(Json{{"arm", a.name},  {"n", a.n},       {"median_ms", a.median},
-                          {"q1_ms", a.q1},  {"q3_ms", a.q3},  {"min_ms", a.min},
-                          {"max_ms", a.max}, {"iqr_pct", a.iqrPct}});
+      arms.push_back(Json{{"arm", a.name},
+                          {"n", a.n},
+                          {"median_ms", a.median},
+                          {"q1_ms", a.q1},
+                          {"q3_ms", a.q3},
+                          {"min_ms", a.min},
+                          {"max_ms", a.max},
+                          {"iqr_pct", a.iqrPct}});
     j["arms"] = arms;
     Json cmps = Json::array();
     for (auto &c : r->comparisons)
@@ -181,8 +183,9 @@ int runAb() {
     printJson(j);
     return code;
   }
-  std::string out = fmt::format("A/B gate: {} ({} interleaved rounds, {:.0f}% bootstrap intervals)\n",
-                                opts.samples, r->rounds, o.confidence * 100);
+  std::string out =
+      fmt::format("A/B gate: {} ({} interleaved rounds, {:.0f}% bootstrap intervals)\n",
+                  opts.samples, r->rounds, o.confidence * 100);
   for (auto &a : r->arms)
     out += fmt::format("  {:<40} median {:.6f} ms  IQR {:.6f}..{:.6f} ({:.1f}%)  min {:.6f}  max "
                        "{:.6f}\n",
@@ -219,8 +222,8 @@ void addGateCommand(CLI::App &root) {
       ->capture_default_str();
   addFormatOptions(championCmd, opts.format, opts.json);
 
-  determinismCmd = gateCmd->add_subcommand(
-      "determinism", "Are the outputs of repeated launches bit-identical?");
+  determinismCmd =
+      gateCmd->add_subcommand("determinism", "Are the outputs of repeated launches bit-identical?");
   determinismCmd->add_option("runs", opts.runs, "Run outputs (raw or .npy), or directories of them")
       ->required();
   determinismCmd->add_option("--dtype", opts.dtype, "Element type of raw outputs (float16, ...)");
@@ -229,12 +232,13 @@ void addGateCommand(CLI::App &root) {
       ->capture_default_str();
   addFormatOptions(determinismCmd, opts.format, opts.json);
 
-  abCmd = gateCmd->add_subcommand(
-      "ab", "Is an A/B timing difference outside the run-to-run spread?");
+  abCmd =
+      gateCmd->add_subcommand("ab", "Is an A/B timing difference outside the run-to-run spread?");
   abCmd->add_option("samples", opts.samples, "Interleaved samples (JSON)")->required();
   abCmd->add_option("--arms", opts.arms, "Arms to compare, baseline first: A,B[,...]");
-  abCmd->add_option("--control", opts.control,
-                    "Control arm (a second copy of a compared arm); auto: X#control; none")
+  abCmd
+      ->add_option("--control", opts.control,
+                   "Control arm (a second copy of a compared arm); auto: X#control; none")
       ->capture_default_str();
   abCmd->add_flag("--permute", opts.permute,
                   "Test whether differences follow the arm or its position in each round");

@@ -54,9 +54,9 @@ int execute() {
     // given a constructor.
     std::string unmodelled;
     if (auto o = mlir::dyn_cast_or_null<mlir::OpaqueAttr>(a.attr))
-      unmodelled = (o.getDialectNamespace().strref() + "." +
-                    o.getAttrData().take_until([](char c) { return c == '<'; }))
-                       .str();
+      unmodelled = (o.getDialectNamespace().strref() + "." + o.getAttrData().take_until([](char c) {
+                     return c == '<';
+                   })).str();
     else if (l)
       if (auto *o = l.getEncoding()->as<layout::OpaqueEncoding>(); o && o->unmodelledLayout())
         unmodelled = o->kind;

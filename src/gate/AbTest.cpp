@@ -117,8 +117,8 @@ PositionTest positionTest(const std::string &arm, const std::vector<double> &x,
   double level = 1 - o.confidence;
   bool armSig = t.pArm < level, posSig = t.pPosition < level;
   t.follows = armSig && (!posSig || t.pArm <= t.pPosition) ? "arm"
-              : posSig                                      ? "position"
-                                                            : "neither";
+              : posSig                                     ? "position"
+                                                           : "neither";
   return t;
 }
 
@@ -132,8 +132,8 @@ llvm::Expected<AbReport> abTest(const std::string &path, const AbOptions &o) {
   auto buf = readInputFile(path);
   if (!buf)
     return buf.takeError();
-  nlohmann::json doc = nlohmann::json::parse((*buf)->getBuffer().begin(),
-                                             (*buf)->getBuffer().end(), nullptr, false);
+  nlohmann::json doc =
+      nlohmann::json::parse((*buf)->getBuffer().begin(), (*buf)->getBuffer().end(), nullptr, false);
   if (doc.is_discarded() || !doc.is_object())
     return samplesError(path, "not a JSON object");
   if (!doc.contains("samples_ms") || !doc["samples_ms"].is_object())
@@ -258,10 +258,10 @@ llvm::Expected<AbReport> abTest(const std::string &path, const AbOptions &o) {
     }
   if (!rep.controlAgrees) {
     resolved = false;
-    rep.reasons.push_back(fmt::format(
-        "the control {} differs from its twin ({:.4f}, interval [{:.4f}, {:.4f}]): the "
-        "measurement itself is not trustworthy",
-        rep.control->arm, rep.control->ratio, rep.control->lo, rep.control->hi));
+    rep.reasons.push_back(
+        fmt::format("the control {} differs from its twin ({:.4f}, interval [{:.4f}, {:.4f}]): the "
+                    "measurement itself is not trustworthy",
+                    rep.control->arm, rep.control->ratio, rep.control->lo, rep.control->hi));
   }
   for (auto &t : rep.positions)
     if (t.follows == "position") {

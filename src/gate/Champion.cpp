@@ -188,8 +188,7 @@ llvm::Expected<ChampionReport> checkChampion(const std::string &bundlePath, unsi
         add("NUM_STAGES", CheckStatus::Pass, fmt::format("{} ({})", *stages, from));
 
       // Tile constexprs against the dot the dump computes.
-      if (config.is_object() && config.contains("constexprs") &&
-          config["constexprs"].is_object()) {
+      if (config.is_object() && config.contains("constexprs") && config["constexprs"].is_object()) {
         auto tile = dotTile(**mod);
         for (auto &[name, value] : config["constexprs"].items()) {
           std::string check = "CONSTEXPR " + name;
@@ -207,7 +206,8 @@ llvm::Expected<ChampionReport> checkChampion(const std::string &bundlePath, unsi
           else if (tile && (n == "BLOCK_K" || n == "BLOCK_SIZE_K"))
             seen = tile->k;
           if (!seen)
-            add(check, CheckStatus::Unverified, fmt::format("{} = {}: not visible in the dump", name, v));
+            add(check, CheckStatus::Unverified,
+                fmt::format("{} = {}: not visible in the dump", name, v));
           else if (*seen != v)
             add(check, CheckStatus::Fail,
                 fmt::format("config {} = {}, the dump's dot tile has {}", name, v, *seen));

@@ -292,8 +292,8 @@ llvm::Expected<DeterminismReport> checkDeterminism(const std::vector<std::string
     rep.infRuns += inf;
   }
   if (rep.nanRuns)
-    rep.reasons.push_back(fmt::format("{} of {} runs hold a NaN (a NaN always fails)",
-                                      rep.nanRuns, rep.runs));
+    rep.reasons.push_back(
+        fmt::format("{} of {} runs hold a NaN (a NaN always fails)", rep.nanRuns, rep.runs));
   if (rep.differingRuns)
     rep.reasons.push_back(fmt::format("{} of {} runs differ from the first in {} elements",
                                       rep.differingRuns, rep.runs - 1, rep.differingElements));

@@ -41,8 +41,8 @@ const std::pair<DType, const char *> kDTypes[] = {
 
 std::optional<DType> parseDType(const std::string &name) {
   static const std::pair<const char *, DType> aliases[] = {
-      {"f16", DType::F16}, {"half", DType::F16}, {"fp16", DType::F16}, {"bf16", DType::BF16},
-      {"f32", DType::F32}, {"float", DType::F32}, {"fp32", DType::F32}, {"f64", DType::F64},
+      {"f16", DType::F16},    {"half", DType::F16},  {"fp16", DType::F16}, {"bf16", DType::BF16},
+      {"f32", DType::F32},    {"float", DType::F32}, {"fp32", DType::F32}, {"f64", DType::F64},
       {"double", DType::F64}, {"fp64", DType::F64}};
   for (auto &[t, n] : kDTypes)
     if (name == n)

@@ -143,7 +143,7 @@ bool AliasTable::expandAll(std::string &message, size_t &offset) {
   for (auto &d : defs_)
     where.emplace(d.name, d.offset);
   std::function<bool(const std::string &, size_t)> expand = [&](const std::string &name,
-                                                                 size_t depth) -> bool {
+                                                                size_t depth) -> bool {
     auto &table = name[0] == '#' ? attrs_ : types_;
     auto it = table.find(name);
     if (it == table.end() || state[name] == 2)
@@ -169,8 +169,7 @@ bool AliasTable::expandAll(std::string &message, size_t &offset) {
         i = e;
         continue;
       }
-      if ((text[i] == '#' || text[i] == '!') && i + 1 < text.size() &&
-          isBareIdStart(text[i + 1])) {
+      if ((text[i] == '#' || text[i] == '!') && i + 1 < text.size() && isBareIdStart(text[i + 1])) {
         size_t j = i + 1;
         while (j < text.size() && isIdChar(text[j]))
           ++j;

@@ -222,8 +222,8 @@ EncodingPtr encodingValue(DialectAsmParser &p, Attribute a, StringRef key) {
     a.print(os);
     StringRef data = o.getAttrData();
     std::string kind = (o.getDialectNamespace().strref() + "." + data.take_until([](char c) {
-                          return c == '<';
-                        })).str();
+                         return c == '<';
+                       })).str();
     return makeEncoding(OpaqueEncoding{kind, text});
   }
   auto l = dyn_cast_or_null<LayoutEncodingAttr>(a);

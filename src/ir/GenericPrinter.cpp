@@ -33,9 +33,8 @@ public:
         os_ << a.name << " = " << attrText(a.attr) << "\n";
         subst.emplace_back(attrText(a.attr), a.name);
       }
-    std::stable_sort(subst.begin(), subst.end(), [](auto &x, auto &y) {
-      return x.first.size() > y.first.size();
-    });
+    std::stable_sort(subst.begin(), subst.end(),
+                     [](auto &x, auto &y) { return x.first.size() > y.first.size(); });
     for (auto &[text, name] : subst) {
       std::string out;
       out.reserve(body.size());
@@ -44,7 +43,7 @@ public:
         // Only whole attributes: not a prefix of a longer identifier.
         size_t end = at + text.size();
         bool whole = end >= body.size() || !(std::isalnum(static_cast<unsigned char>(body[end])) ||
-                                              body[end] == '_' || body[end] == '.');
+                                             body[end] == '_' || body[end] == '.');
         out.append(body, from, at - from);
         out += whole ? name : text;
         from = end;
@@ -111,8 +110,8 @@ private:
         ds << " = " << attrText(nv.getValue());
     }
     if (!op.symbol.empty() && !op.attr("sym_name")) {
-      ds << (first ? "" : ", ") << "sym_name = \"" << llvm::StringRef(op.symbol).ltrim('@').trim('"')
-         << '"';
+      ds << (first ? "" : ", ") << "sym_name = \""
+         << llvm::StringRef(op.symbol).ltrim('@').trim('"') << '"';
       first = false;
     }
     if (!first)

@@ -133,8 +133,10 @@ TokenStream lex(llvm::StringRef buf) {
         push(TokenKind::Other, start, ++i);
         continue;
       }
-      push(c == '^' ? TokenKind::CaretId : c == '#' ? TokenKind::HashId : TokenKind::BangId, start,
-           e);
+      push(c == '^'   ? TokenKind::CaretId
+           : c == '#' ? TokenKind::HashId
+                      : TokenKind::BangId,
+           start, e);
       i = e;
       continue;
     }

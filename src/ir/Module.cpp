@@ -193,16 +193,16 @@ llvm::Error readFacts(Module &mod) {
   if (auto e = check("ttg.num-ctas", mod.facts.numCtas, 1024))
     return e;
   if (mod.facts.shared && *mod.facts.shared < 0)
-    return llvm::make_error<InputError>(mod.path, mod.root->pos.line, mod.root->pos.col,
-                                        fmt::format("\"ttg.shared\" = {}: expected a byte count",
-                                                    *mod.facts.shared));
+    return llvm::make_error<InputError>(
+        mod.path, mod.root->pos.line, mod.root->pos.col,
+        fmt::format("\"ttg.shared\" = {}: expected a byte count", *mod.facts.shared));
   return llvm::Error::success();
 }
 
 // Parses one attribute or type outside a module, errors at their column.
 template <typename T, typename Fn>
-llvm::Expected<T> parseStandalone(mlir::MLIRContext *ctx, const std::string &text,
-                                  const char *what, Fn &&parse) {
+llvm::Expected<T> parseStandalone(mlir::MLIRContext *ctx, const std::string &text, const char *what,
+                                  Fn &&parse) {
   if (size_t deep = detail::nestingTooDeep(text); deep != std::string::npos)
     return llvm::make_error<InputError>(what, 1, unsigned(deep + 1),
                                         "brackets nested deeper than " +
@@ -259,8 +259,9 @@ llvm::Expected<mlir::Attribute> parseAttributeText(mlir::MLIRContext *ctx,
 
 llvm::Expected<mlir::Type> parseTypeText(mlir::MLIRContext *ctx, const std::string &text) {
   std::string t = detail::trim(text);
-  return parseStandalone<mlir::Type>(
-      ctx, t, "<type>", [&](const std::string &s, size_t *n) { return mlir::parseType(s, ctx, n); });
+  return parseStandalone<mlir::Type>(ctx, t, "<type>", [&](const std::string &s, size_t *n) {
+    return mlir::parseType(s, ctx, n);
+  });
 }
 
 } // namespace tilexform::ir

@@ -266,11 +266,11 @@ llvm::Expected<T> Parser::parseWith(const std::string &raw, size_t offset, Fn &&
   size_t firstChange;
   std::string text = aliases_.substitute(raw, &firstChange);
   if (size_t deep = detail::nestingTooDeep(text); deep != std::string::npos)
-    return errorAt(std::min(offset + (firstChange == std::string::npos || deep < firstChange
-                                          ? deep
-                                          : firstChange),
-                            buf_.size()),
-                   "brackets nested deeper than " + std::to_string(detail::kMaxNesting));
+    return errorAt(
+        std::min(offset +
+                     (firstChange == std::string::npos || deep < firstChange ? deep : firstChange),
+                 buf_.size()),
+        "brackets nested deeper than " + std::to_string(detail::kMaxNesting));
   unsigned line, col;
   auto r = captureParse<T>(mod_->context.get(), text, fn, line, col);
   if (!r) {
@@ -292,10 +292,10 @@ llvm::Expected<mlir::Type> Parser::parseType(const std::string &raw0, size_t off
   if (cached != typeCache_.end())
     return cached->second;
   bool stripped = raw.size() != raw0.size();
-  auto r = parseWith<mlir::Type>(raw, stripped ? offset : offset,
-                                 [&](const std::string &t, size_t *n) {
-                                   return mlir::parseType(t, mod_->context.get(), n);
-                                 });
+  auto r =
+      parseWith<mlir::Type>(raw, stripped ? offset : offset, [&](const std::string &t, size_t *n) {
+        return mlir::parseType(t, mod_->context.get(), n);
+      });
   if (r)
     typeCache_.emplace(raw, *r);
   return r;
@@ -337,8 +337,8 @@ Value *Parser::lookup(const std::string &name) {
 }
 
 void Parser::define(const std::string &name, Value *v) {
-  if (v->definingOp && v->definingOp->results.size() == 1 &&
-      !llvm::StringRef(name).contains('#') && forward_.count(name + "#0"))
+  if (v->definingOp && v->definingOp->results.size() == 1 && !llvm::StringRef(name).contains('#') &&
+      forward_.count(name + "#0"))
     define(name + "#0", v);
   auto f = forward_.find(name);
   if (f != forward_.end()) {
@@ -554,9 +554,9 @@ llvm::Error Parser::parseArgumentType(size_t &i, Value *v, size_t closeLimit) {
   size_t e = b;
   for (; e < closeLimit; ++e) {
     const Token &t = tok(e);
-    if (depth == 0 && (t.is(TokenKind::Comma) || t.is(TokenKind::LBrace) ||
-                       (t.is(TokenKind::BareId) && spell(e) == "loc" &&
-                        kind(e + 1) == TokenKind::LParen)))
+    if (depth == 0 &&
+        (t.is(TokenKind::Comma) || t.is(TokenKind::LBrace) ||
+         (t.is(TokenKind::BareId) && spell(e) == "loc" && kind(e + 1) == TokenKind::LParen)))
       break;
     if (t.isOpening())
       ++depth;
@@ -747,9 +747,8 @@ llvm::Expected<std::unique_ptr<Operation>> Parser::parseOp(Block *parent) {
   while (true) {
     const Token &t = tok(p_);
     if (stack.empty()) {
-      bool end = t.is(TokenKind::Eof) || t.is(TokenKind::RBrace) ||
-                 t.is(TokenKind::FileMetadata) || blockLabelAt(p_) || startsOp(p_) ||
-                 aliasDefAt(p_);
+      bool end = t.is(TokenKind::Eof) || t.is(TokenKind::RBrace) || t.is(TokenKind::FileMetadata) ||
+                 blockLabelAt(p_) || startsOp(p_) || aliasDefAt(p_);
       if (end)
         break;
     }
@@ -862,8 +861,7 @@ llvm::Expected<std::unique_ptr<Operation>> Parser::parseOp(Block *parent) {
       std::string name = spell(p_).str();
       bool inParens = !stack.empty() && kind(stack.back().tok) == TokenKind::LParen &&
                       !stack.back().successorArgs;
-      if (!inTypeBracket && kind(p_ + 1) == TokenKind::Equal &&
-          kind(p_ + 2) != TokenKind::Equal) {
+      if (!inTypeBracket && kind(p_ + 1) == TokenKind::Equal && kind(p_ + 2) != TokenKind::Equal) {
         // `%iv = %lb`, `iter_args(%acc = %init)`: a region argument.
         scan.pendingArgs.push_back(newValue(name));
         p_ += 2;
@@ -937,8 +935,8 @@ llvm::Expected<std::unique_ptr<Operation>> Parser::parseOp(Block *parent) {
       // (`-> i32 attributes {...}`, `-> T no_inline {`).
       if (stack.empty() && arrowOpen && !scan.arrow.empty()) {
         TokenKind last = kind(scan.arrow.back());
-        if (last == TokenKind::Greater || last == TokenKind::BareId ||
-            last == TokenKind::RParen || last == TokenKind::BangId)
+        if (last == TokenKind::Greater || last == TokenKind::BareId || last == TokenKind::RParen ||
+            last == TokenKind::BangId)
           arrowOpen = false;
       }
       break;
@@ -960,9 +958,9 @@ llvm::Expected<std::unique_ptr<Operation>> Parser::parseOp(Block *parent) {
 // Splits the type tokens `toks[from, to)` into one span per type: at
 // depth-0 `,` `*` `[` `]`, between juxtaposed types, and at `->` / `to`
 // (where `split` is set and `splitAt` is the index of the first output).
-std::vector<std::pair<size_t, size_t>>
-Parser::splitTypes(const std::vector<size_t> &ts, size_t from, size_t to, bool &split,
-                   size_t &splitAt) const {
+std::vector<std::pair<size_t, size_t>> Parser::splitTypes(const std::vector<size_t> &ts,
+                                                          size_t from, size_t to, bool &split,
+                                                          size_t &splitAt) const {
   std::vector<std::pair<size_t, size_t>> out; // token index ranges [a, b)
   size_t depth = 0;
   size_t start = llvm::StringRef::npos, last = 0;
@@ -976,8 +974,7 @@ Parser::splitTypes(const std::vector<size_t> &ts, size_t from, size_t to, bool &
     const Token &t = tok(i);
     if (depth == 0) {
       bool separator = t.is(TokenKind::Comma) || t.is(TokenKind::LSquare) ||
-                       t.is(TokenKind::RSquare) ||
-                       (t.is(TokenKind::Other) && spell(i) == "*");
+                       t.is(TokenKind::RSquare) || (t.is(TokenKind::Other) && spell(i) == "*");
       if (t.is(TokenKind::Arrow) || (t.is(TokenKind::BareId) && spell(i) == "to")) {
         flush();
         if (!split) {

@@ -8,8 +8,8 @@
 #include <llvm/Support/Error.h>
 
 #include <map>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tilexform::ir::detail {

@@ -63,9 +63,7 @@ std::string clipForMessage(llvm::StringRef text, size_t max) {
 }
 
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(const std::string &path) {
-  auto fail = [&](const std::string &why) {
-    return llvm::make_error<InputError>(path, 0, 0, why);
-  };
+  auto fail = [&](const std::string &why) { return llvm::make_error<InputError>(path, 0, 0, why); };
   // O_NONBLOCK: opening a FIFO must not wait for a writer; the descriptor's
   // type is checked before anything is read.
   int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);

@@ -12,8 +12,7 @@ namespace tilexform {
 
 char OutputFileError::ID = 0;
 
-llvm::Error writeFileAtomically(const std::string &path, llvm::StringRef contents,
-                                bool overwrite) {
+llvm::Error writeFileAtomically(const std::string &path, llvm::StringRef contents, bool overwrite) {
   auto fail = [&](const std::string &why, bool exists = false) {
     return llvm::make_error<OutputFileError>(path + ": " + why, exists);
   };

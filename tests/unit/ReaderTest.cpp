@@ -1,8 +1,8 @@
 #include "TestUtil.h"
 
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 using namespace tilexform;
@@ -250,8 +250,8 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942"} {
   EXPECT_EQ(ld->operand("mask"), args[2]);
   EXPECT_EQ(ld->operand("other"), args[3]);
   EXPECT_EQ(ir::typeText(ld->results[0]->type), "tensor<256xf16, #ttg.blocked<{sizePerThread = "
-                                                 "[1], threadsPerWarp = [64], warpsPerCTA = [4], "
-                                                 "order = [0]}>>");
+                                                "[1], threadsPerWarp = [64], warpsPerCTA = [4], "
+                                                "order = [0]}>>");
 
   const ir::Operation *cp = findOp(**m, "ttg.async_copy_global_to_local");
   ASSERT_TRUE(cp);

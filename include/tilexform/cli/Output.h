@@ -17,7 +17,7 @@ class App;
 namespace tilexform::ir {
 struct SourceLoc;
 class Module;
-}
+} // namespace tilexform::ir
 
 namespace tilexform::cli {
 

@@ -54,7 +54,7 @@ struct DeterminismReport {
   std::optional<size_t> firstDifferingRun;
   std::optional<size_t> firstDifferingElement;
   double maxAbsDiff = 0, maxRelDiff = 0;
-  uint64_t maxUlps = 0; // floats: distance in units in the last place
+  uint64_t maxUlps = 0;            // floats: distance in units in the last place
   size_t nanRuns = 0, infRuns = 0; // runs holding any NaN / infinity
   Verdict verdict = Verdict::Fail;
   std::vector<std::string> reasons;

@@ -12,29 +12,29 @@
 namespace tilexform::ir {
 
 enum class TokenKind : uint8_t {
-  BareId,      // tt.load, tensor, to, x64xf16
-  PercentId,   // %acc, %0, %9#2 (a result number is part of the token)
-  CaretId,     // ^bb0
-  HashId,      // #blocked, #ttg.blocked, #loc3
-  BangId,      // !tt.ptr, !ty
-  AtId,        // @matmul, @"name"
-  String,      // "..." with escapes
-  Integer,     // 42, 0x7F
-  Float,       // 1.0, 2.5e-3
-  LParen,      // (
-  RParen,      // )
-  LSquare,     // [
-  RSquare,     // ]
-  LBrace,      // {
-  RBrace,      // }
-  Less,        // <
-  Greater,     // >
-  Comma,       // ,
-  Colon,       // :
-  Equal,       // =
-  Arrow,       // ->
+  BareId,       // tt.load, tensor, to, x64xf16
+  PercentId,    // %acc, %0, %9#2 (a result number is part of the token)
+  CaretId,      // ^bb0
+  HashId,       // #blocked, #ttg.blocked, #loc3
+  BangId,       // !tt.ptr, !ty
+  AtId,         // @matmul, @"name"
+  String,       // "..." with escapes
+  Integer,      // 42, 0x7F
+  Float,        // 1.0, 2.5e-3
+  LParen,       // (
+  RParen,       // )
+  LSquare,      // [
+  RSquare,      // ]
+  LBrace,       // {
+  RBrace,       // }
+  Less,         // <
+  Greater,      // >
+  Comma,        // ,
+  Colon,        // :
+  Equal,        // =
+  Arrow,        // ->
   FileMetadata, // {-# ... #-}
-  Other,       // any other punctuation (`*`, `?`, `|`, `+`, `-`, ...)
+  Other,        // any other punctuation (`*`, `?`, `|`, `+`, `-`, ...)
   Eof,
 };
 
@@ -43,18 +43,16 @@ struct Token {
   uint32_t offset; // byte offset of the first character
   uint32_t length;
 
-  llvm::StringRef spelling(llvm::StringRef buffer) const {
-    return buffer.substr(offset, length);
-  }
+  llvm::StringRef spelling(llvm::StringRef buffer) const { return buffer.substr(offset, length); }
   uint32_t end() const { return offset + length; }
   bool is(TokenKind k) const { return kind == k; }
   bool isOpening() const {
-    return kind == TokenKind::LParen || kind == TokenKind::LSquare ||
-           kind == TokenKind::LBrace || kind == TokenKind::Less;
+    return kind == TokenKind::LParen || kind == TokenKind::LSquare || kind == TokenKind::LBrace ||
+           kind == TokenKind::Less;
   }
   bool isClosing() const {
-    return kind == TokenKind::RParen || kind == TokenKind::RSquare ||
-           kind == TokenKind::RBrace || kind == TokenKind::Greater;
+    return kind == TokenKind::RParen || kind == TokenKind::RSquare || kind == TokenKind::RBrace ||
+           kind == TokenKind::Greater;
   }
 };
 

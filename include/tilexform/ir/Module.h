@@ -48,7 +48,7 @@ struct Value {
   mlir::Type type;  // null when the reader could not tell
   Operation *definingOp = nullptr;
   unsigned resultIndex = 0;
-  Block *ownerBlock = nullptr; // for block arguments
+  Block *ownerBlock = nullptr;     // for block arguments
   mlir::DictionaryAttr attributes; // argument attributes (`{tt.divisibility = 16 : i32}`)
   std::vector<std::pair<Operation *, unsigned>> uses;
 };

@@ -34,8 +34,8 @@ enum class ResultRule : uint8_t {
 /// How a region's entry-block arguments get their types when the op does
 /// not write them.
 enum class RegionArgs : uint8_t {
-  Written, // `(%a: T)` or `^bb0(%a: T)`
-  ForLoop, // induction variable (the `:` type, else index), then the result types
+  Written,   // `(%a: T)` or `^bb0(%a: T)`
+  ForLoop,   // induction variable (the `:` type, else index), then the result types
   WhileLoop, // the signature's input types
 };
 
