@@ -128,6 +128,24 @@ private:
   // The index of the token closing the bracket opened at `i` (any kind
   // nested), or npos.
   size_t matching(size_t i) const;
+  // The first token from `i` (before `limit`) that, outside any bracket
+  // opened on the way, satisfies `stop` or closes an enclosing bracket.
+  template <typename Stop> size_t balancedUntil(size_t i, size_t limit, Stop stop) const {
+    size_t depth = 0;
+    for (; i < limit && !tok(i).is(TokenKind::Eof); ++i) {
+      const Token &t = tok(i);
+      if (depth == 0 && stop(i))
+        break;
+      if (t.isOpening())
+        ++depth;
+      else if (t.isClosing()) {
+        if (depth == 0)
+          break;
+        --depth;
+      }
+    }
+    return i;
+  }
 
   // ---- errors ----
   llvm::Error errorAt(size_t offset, const std::string &msg) const {
@@ -443,21 +461,10 @@ llvm::Error Parser::collectAliases() {
     if (depth != 0 || !aliasDefAt(i))
       continue;
     // The value runs to the next top-level item.
-    size_t b = i + 2, e = b, d = 0;
-    for (; !toks_[e].is(TokenKind::Eof); ++e) {
-      const Token &v = toks_[e];
-      if (d == 0 && e > b &&
-          (aliasDefAt(e) || startsOp(e) || v.is(TokenKind::FileMetadata) ||
-           v.is(TokenKind::RBrace)))
-        break;
-      if (v.isOpening())
-        ++d;
-      else if (v.isClosing()) {
-        if (d == 0)
-          break;
-        --d;
-      }
-    }
+    size_t b = i + 2;
+    size_t e = balancedUntil(b, toks_.size(), [&](size_t k) {
+      return k > b && (aliasDefAt(k) || startsOp(k) || kind(k) == TokenKind::FileMetadata);
+    });
     if (e == b)
       return errorTok(i + 1, "expected a value after '=' in the alias definition");
     std::string name = spell(i).str();
@@ -550,22 +557,12 @@ llvm::Error Parser::resolveLegacyShared() {
 
 llvm::Error Parser::parseArgumentType(size_t &i, Value *v, size_t closeLimit) {
   // `%a: TYPE [{attrs}] [loc(...)]` up to `,` or the closing `)`.
-  size_t b = i, depth = 0;
-  size_t e = b;
-  for (; e < closeLimit; ++e) {
-    const Token &t = tok(e);
-    if (depth == 0 &&
-        (t.is(TokenKind::Comma) || t.is(TokenKind::LBrace) ||
-         (t.is(TokenKind::BareId) && spell(e) == "loc" && kind(e + 1) == TokenKind::LParen)))
-      break;
-    if (t.isOpening())
-      ++depth;
-    else if (t.isClosing()) {
-      if (depth == 0)
-        break;
-      --depth;
-    }
-  }
+  size_t b = i;
+  size_t e = balancedUntil(b, closeLimit, [&](size_t k) {
+    return kind(k) == TokenKind::Comma || kind(k) == TokenKind::LBrace ||
+           (kind(k) == TokenKind::BareId && spell(k) == "loc" &&
+            kind(k + 1) == TokenKind::LParen);
+  });
   if (e == b)
     return errorTok(b, "expected a type after ':'");
   auto type = parseTypeTokens(b, e);
