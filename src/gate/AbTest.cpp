@@ -84,20 +84,31 @@ Comparison compare(const std::string &arm, const std::vector<double> &x, const s
   return c;
 }
 
-// Per round, log(second/first) of the pair: a sign-flip permutation test of
-// the median effect, for the arm labels and for the positions.
+// Per round, the pair's log ratio split into an arm and a position effect;
+// each tested by sign flips over rounds (a permutation test of its median).
 PositionTest positionTest(const std::string &arm, const std::vector<double> &x,
                           const std::string &base, const std::vector<double> &y,
                           const std::vector<int> &xFirst, const AbOptions &o) {
   PositionTest t;
   t.arm = arm;
   t.baseline = base;
+  // log(x/y) per round = arm effect + s * position effect + noise, with
+  // s = +1 when x ran later. Each effect is estimated with the other taken
+  // out, so a large arm effect does not read as a position effect (and the
+  // reverse).
   size_t n = x.size();
-  std::vector<double> byArm(n), byPos(n);
+  std::vector<double> diff(n), sign(n);
   for (size_t i = 0; i < n; ++i) {
-    byArm[i] = std::log(x[i] / y[i]);
-    byPos[i] = xFirst[i] ? -byArm[i] : byArm[i]; // log(later / earlier)
+    diff[i] = std::log(x[i] / y[i]);
+    sign[i] = xFirst[i] ? -1.0 : 1.0;
   }
+  double arm0 = median(diff);
+  std::vector<double> byPos(n), byArm(n);
+  for (size_t i = 0; i < n; ++i)
+    byPos[i] = sign[i] * (diff[i] - arm0);
+  double pos0 = median(byPos);
+  for (size_t i = 0; i < n; ++i)
+    byArm[i] = diff[i] - sign[i] * pos0;
   auto test = [&](const std::vector<double> &d, double &effectPct, double &p) {
     double observed = median(d);
     effectPct = (std::exp(observed) - 1) * 100;
