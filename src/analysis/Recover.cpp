@@ -172,10 +172,16 @@ private:
     auto enc = ir::encodingOf(type);
     if (!enc || !enc->isLayout())
       return npos;
+    // Encodings are uniqued with their attribute: one text per encoding.
+    auto known = byEncoding_.find(enc.get());
+    if (known != byEncoding_.end())
+      return known->second;
     std::string text = layout::printEncoding(*enc);
     auto it = byText_.find(text);
-    if (it != byText_.end())
+    if (it != byText_.end()) {
+      byEncoding_[enc.get()] = it->second;
       return it->second;
+    }
     RecoveredLayout l;
     l.attr = text;
     l.kind = enc->kind();
@@ -185,6 +191,7 @@ private:
     l.warps = layout::warpsInLayout(*enc);
     report_.layouts.push_back(std::move(l));
     byText_[text] = report_.layouts.size() - 1;
+    byEncoding_[enc.get()] = report_.layouts.size() - 1;
     return report_.layouts.size() - 1;
   }
 
@@ -703,6 +710,7 @@ private:
   std::vector<Operation *> allOps_;
   std::unordered_map<const Operation *, unsigned> order_, end_;
   std::map<std::string, size_t> byText_;
+  std::unordered_map<const layout::Encoding *, size_t> byEncoding_;
   std::unordered_map<const Value *, size_t> valueLayout_;
   std::unordered_map<const Value *, unsigned> reach_;
 };
