@@ -525,6 +525,8 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       else if (k == "parent") {
         e.parent = encodingValue(p, nv.getValue(), k);
         ok = e.parent != nullptr;
+      } else if (k == "isMMAv1Row") {
+        continue; // Volta's operand order, meaningful only for the unmodelled v1 parent
       } else {
         p.emitError(p.getNameLoc(), "unexpected key: ") << k;
         return {};
@@ -560,6 +562,13 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
         cga.take(p, k, v, ok); // Triton ignores unknown keys here
       if (!ok)
         return {};
+    }
+    // Volta's MMA (version 1) was removed from Triton in 2024 and is not
+    // modelled: kept by name, as another backend's layout is.
+    if (e.versionMajor == 1) {
+      std::string text = "#ttg." + p.getFullSymbolSpec().str();
+      return LayoutEncodingAttr::get(p.getContext(),
+                                     makeEncoding(OpaqueEncoding{"ttg.nvidia_mma_v1", text}), text);
     }
     // Before instrShape was written, version 2 meant Ampere's m16n8 tile
     // (Triton's getMMAv2InstrShape then), with a leading 1 per batch dim.
