@@ -560,8 +560,7 @@ llvm::Error Parser::parseArgumentType(size_t &i, Value *v, size_t closeLimit) {
   size_t b = i;
   size_t e = balancedUntil(b, closeLimit, [&](size_t k) {
     return kind(k) == TokenKind::Comma || kind(k) == TokenKind::LBrace ||
-           (kind(k) == TokenKind::BareId && spell(k) == "loc" &&
-            kind(k + 1) == TokenKind::LParen);
+           (kind(k) == TokenKind::BareId && spell(k) == "loc" && kind(k + 1) == TokenKind::LParen);
   });
   if (e == b)
     return errorTok(b, "expected a type after ':'");
