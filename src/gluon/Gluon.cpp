@@ -172,6 +172,10 @@ struct Emitter {
               return s + ")";
             },
             [&](const PaddedSharedEncoding &e) -> std::optional<std::string> {
+              if (!e.orderOnly.empty()) {
+                reason = "padded_shared in its {order}-only form needs the memdesc's shape";
+                return std::nullopt;
+              }
               std::vector<std::string> pairs;
               for (auto &[i, p] : e.intervalPaddings)
                 pairs.push_back(fmt::format("[{}, {}]", i, p));

@@ -409,6 +409,15 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
     }
     if (!ok)
       return {};
+    if (shape.empty() && !order.empty()) {
+      // The 3.5 form: the shape comes from the memdesc that uses it.
+      if (!isPermutationOf(order, unsigned(order.size()))) {
+        p.emitError(p.getNameLoc(), "padded_shared 'order' must be a permutation of the dims");
+        return {};
+      }
+      e.orderOnly = order;
+      return finish(e);
+    }
     if (order.size() != shape.size() || order.empty()) {
       p.emitError(p.getNameLoc(), "padded_shared needs 'order' and 'shape' of the same rank");
       return {};
@@ -1041,6 +1050,26 @@ Type parseTritonType(DialectAsmParser &p, StringRef canonicalNs, StringRef mnemo
         auto resolved =
             resolveLegacyShared(l.getEncoding(), bits, unsigned(l.getEncoding()->rank()));
         info.encoding = LayoutEncodingAttr::get(ctx, resolved);
+      }
+      // 3.5's padded_shared {order}: the identity in that order over the
+      // trailing dims of the allocation. A shape the linear model cannot
+      // hold (1x255) keeps the {order} form, reported rather than refused.
+      auto *padded = l.getEncoding()->as<PaddedSharedEncoding>();
+      const auto &dims = info.allocShape.empty() ? info.shape : info.allocShape;
+      if (padded && !padded->orderOnly.empty() && dims.size() >= padded->orderOnly.size()) {
+        size_t rank = padded->orderOnly.size();
+        bool pow2 = std::all_of(dims.end() - long(rank), dims.end(), [](int64_t v) {
+          return v > 0 && v <= (int64_t(1) << 30) && !(v & (v - 1));
+        });
+        if (pow2) {
+          std::vector<int32_t> trailing(dims.end() - long(rank), dims.end());
+          PaddedSharedEncoding e;
+          e.intervalPaddings = padded->intervalPaddings;
+          e.linear = identityStandardND("offset", trailing, padded->orderOnly) *
+                     LinearLayout::identity1D(1, "block", "dim0");
+          e.linear = e.linear.transposeOuts(standardOutDimNames(int(rank)));
+          info.encoding = LayoutEncodingAttr::get(ctx, makeEncoding(e));
+        }
       }
     }
     if (!info.memorySpace)

@@ -511,13 +511,18 @@ llvm::Error Parser::collectAliases() {
   return llvm::Error::success();
 }
 
-// Pre-3.3 `#triton_gpu.shared<{..., hasLeadingOffset}>` aliases: which modern
-// kind they are depends on the element type of the memdescs that use them,
-// so read it from the first such use.
+// Aliases whose meaning the memdescs that use them complete: pre-3.3
+// `#triton_gpu.shared<{..., hasLeadingOffset}>` (the element type decides
+// the modern kind) and 3.5's `#ttg.padded_shared<[...] {order}>` (the shape).
+// Read each from its first such use.
 llvm::Error Parser::resolveLegacyShared() {
   for (auto &a : mod_->aliases) {
     auto l = mlir::dyn_cast_or_null<LayoutEncodingAttr>(a.attr);
-    if (!l || !l.getEncoding()->is<layout::LegacySharedEncoding>())
+    if (!l)
+      continue;
+    auto *padded = l.getEncoding()->as<layout::PaddedSharedEncoding>();
+    if (!l.getEncoding()->is<layout::LegacySharedEncoding>() &&
+        !(padded && !padded->orderOnly.empty()))
       continue;
     for (size_t i = 0; i + 2 < toks_.size(); ++i) {
       if (kind(i) != TokenKind::HashId || spell(i) != a.name || kind(i - 1) != TokenKind::Comma)

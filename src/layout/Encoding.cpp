@@ -189,6 +189,8 @@ struct Printer {
               for (auto &[i, p] : e.intervalPaddings)
                 pairs.push_back(fmt::format("{}:+{}", i, p));
               std::string s = fmt::format("#ttg.padded_shared<[{}] ", fmt::join(pairs, ", "));
+              if (!e.orderOnly.empty())
+                return s + fmt::format("{{order = {}}}>", listText(e.orderOnly));
               // The short form when the offsets are an identity in some order.
               const auto &off = e.linear.basesOf("offset");
               unsigned rank = unsigned(e.linear.numOutDims());
@@ -712,7 +714,10 @@ unsigned Encoding::rank() const {
                  [](const SwizzledSharedEncoding &e) { return unsigned(e.order.size()); },
                  [](const NVMMASharedEncoding &e) { return e.rank; },
                  [](const SharedLinearEncoding &e) { return unsigned(e.ll.numOutDims()); },
-                 [](const PaddedSharedEncoding &e) { return unsigned(e.linear.numOutDims()); },
+                 [](const PaddedSharedEncoding &e) {
+                   return e.orderOnly.empty() ? unsigned(e.linear.numOutDims())
+                                              : unsigned(e.orderOnly.size());
+                 },
                  [](const LegacySharedEncoding &e) { return unsigned(e.order.size()); },
                  [](const OpaqueEncoding &) { return 0u; }},
       value);
@@ -839,6 +844,8 @@ LinearLayout toLinearLayout(const Encoding &enc, const std::vector<int64_t> &sha
           [&](const NVMMASharedEncoding &e) { return nvmmaLL(e, shape); },
           [&](const SharedLinearEncoding &e) { return sharedLinearLL(e, shape); },
           [&](const PaddedSharedEncoding &e) -> LinearLayout {
+            if (!e.orderOnly.empty())
+              fail("padded_shared in its {order}-only form needs the memdesc's shape");
             if (unsigned(e.linear.numOutDims()) != shape.size())
               fail("padded_shared rank differs from the shape rank");
             return e.linear;

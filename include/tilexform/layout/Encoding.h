@@ -106,6 +106,9 @@ struct SharedLinearEncoding {
 struct PaddedSharedEncoding {
   std::vector<std::pair<unsigned, unsigned>> intervalPaddings;
   LinearLayout linear; // offset, block -> dim0..
+  /// The 3.5 form `{order = [...]}` without a shape: the identity in this
+  /// order over the memdesc's shape, built where a memdesc uses it.
+  std::vector<unsigned> orderOnly;
   bool operator==(const PaddedSharedEncoding &) const = default;
 };
 
