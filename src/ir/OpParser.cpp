@@ -309,11 +309,12 @@ llvm::Expected<mlir::Type> Parser::parseType(const std::string &raw0, size_t off
   auto cached = typeCache_.find(raw);
   if (cached != typeCache_.end())
     return cached->second;
-  bool stripped = raw.size() != raw0.size();
-  auto r =
-      parseWith<mlir::Type>(raw, stripped ? offset : offset, [&](const std::string &t, size_t *n) {
-        return mlir::parseType(t, mod_->context.get(), n);
-      });
+  // A restored `!ttg.memdesc` prefix is not in the file: an error position
+  // inside the text maps back past it.
+  size_t prefix = raw.size() - raw0.size();
+  auto r = parseWith<mlir::Type>(
+      raw, offset >= prefix ? offset - prefix : 0,
+      [&](const std::string &t, size_t *n) { return mlir::parseType(t, mod_->context.get(), n); });
   if (r)
     typeCache_.emplace(raw, *r);
   return r;
