@@ -40,6 +40,8 @@ int dispatch(int argc, char **argv) {
   addProbeCommand(app);
   addSurveyCommand(app);
   addGateCommand(app);
+  addAuditCommand(app);
+  addParityGateCommand(app);
   // A first word that is no command: say so, with the nearest command.
   if (argc > 1 && argv[1][0] != '-') {
     std::string word = argv[1];
@@ -116,6 +118,10 @@ int dispatch(int argc, char **argv) {
         return runSurveyCommand();
       if (sub->get_name() == "gate")
         return runGateCommand();
+      if (sub->get_name() == "audit")
+        return runAuditCommand();
+      if (sub->get_name() == "parity-gate")
+        return runParityGateCommand();
     }
   } catch (const std::exception &e) {
     return reportError(std::string("internal error: ") + e.what(), kExitInternal);

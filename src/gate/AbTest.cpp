@@ -32,7 +32,18 @@ double median(std::vector<double> v) {
   return quantileSorted(v, 0.5);
 }
 
-ArmStats statsOf(const std::string &name, std::vector<double> v) {
+// A fixed-seed generator and index draw whose results do not depend on the
+// standard library's distributions: same input, same bytes, everywhere.
+struct Rng {
+  std::mt19937_64 gen;
+  explicit Rng(uint64_t seed) : gen(seed) {}
+  size_t below(size_t n) { return size_t((gen() >> 11) % n); }
+  bool coin() { return (gen() >> 63) != 0; }
+};
+
+} // namespace
+
+ArmStats armStats(const std::string &name, std::vector<double> v) {
   std::sort(v.begin(), v.end());
   ArmStats s;
   s.name = name;
@@ -46,43 +57,42 @@ ArmStats statsOf(const std::string &name, std::vector<double> v) {
   return s;
 }
 
-// A fixed-seed generator and index draw whose results do not depend on the
-// standard library's distributions: same input, same bytes, everywhere.
-struct Rng {
-  std::mt19937_64 gen;
-  explicit Rng(uint64_t seed) : gen(seed) {}
-  size_t below(size_t n) { return size_t((gen() >> 11) % n); }
-  bool coin() { return (gen() >> 63) != 0; }
-};
-
-// Bootstrap over rounds: the samples of one round stay together, so drift
-// shared by both arms in a round cancels.
-Comparison compare(const std::string &arm, const std::vector<double> &x, const std::string &base,
-                   const std::vector<double> &y, const AbOptions &o) {
+// Bootstrap over rounds when paired: the samples of one round stay together,
+// so drift shared by both arms in a round cancels.
+Comparison compareMedians(const std::string &arm, const std::vector<double> &x,
+                          const std::string &base, const std::vector<double> &y, bool paired,
+                          unsigned resamples, uint64_t seed, double confidence) {
   Comparison c;
   c.arm = arm;
   c.baseline = base;
   c.ratio = median(x) / median(y);
-  Rng rng(o.seed);
-  size_t n = x.size();
+  Rng rng(seed);
+  size_t n = x.size(), m = y.size();
+  paired = paired && n == m;
   std::vector<double> ratios;
-  ratios.reserve(o.resamples);
-  std::vector<double> bx(n), by(n);
-  for (unsigned r = 0; r < o.resamples; ++r) {
+  ratios.reserve(resamples);
+  std::vector<double> bx(n), by(m);
+  for (unsigned r = 0; r < resamples; ++r) {
     for (size_t i = 0; i < n; ++i) {
       size_t k = rng.below(n);
       bx[i] = x[k];
-      by[i] = y[k];
+      if (paired)
+        by[i] = y[k];
     }
+    if (!paired)
+      for (size_t i = 0; i < m; ++i)
+        by[i] = y[rng.below(m)];
     ratios.push_back(median(bx) / median(by));
   }
   std::sort(ratios.begin(), ratios.end());
-  double alpha = (1 - o.confidence) / 2;
+  double alpha = (1 - confidence) / 2;
   c.lo = quantileSorted(ratios, alpha);
   c.hi = quantileSorted(ratios, 1 - alpha);
   c.excludesOne = c.lo > 1 || c.hi < 1;
   return c;
 }
+
+namespace {
 
 // Per round, the pair's log ratio split into an arm and a position effect;
 // each tested by sign flips over rounds (a permutation test of its median).
@@ -212,10 +222,11 @@ llvm::Expected<AbReport> abTest(const std::string &path, const AbOptions &o) {
   }
 
   for (auto &a : arms)
-    rep.arms.push_back(statsOf(a, samples[a]));
+    rep.arms.push_back(armStats(a, samples[a]));
   const std::string &base = arms.front();
   for (size_t i = 1; i < arms.size(); ++i)
-    rep.comparisons.push_back(compare(arms[i], samples[arms[i]], base, samples[base], o));
+    rep.comparisons.push_back(compareMedians(arms[i], samples[arms[i]], base, samples[base], true,
+                                             o.resamples, o.seed, o.confidence));
 
   // The control: a second copy of one compared arm must agree with it.
   std::string control = o.control;
@@ -238,8 +249,9 @@ llvm::Expected<AbReport> abTest(const std::string &path, const AbOptions &o) {
     std::string twin = isControl(control) ? control.substr(0, control.size() - 8) : "";
     if (!samples.count(twin))
       return samplesError(path, "control '" + control + "' has no twin arm '" + twin + "'");
-    rep.arms.push_back(statsOf(control, samples[control]));
-    rep.control = compare(control, samples[control], twin, samples[twin], o);
+    rep.arms.push_back(armStats(control, samples[control]));
+    rep.control = compareMedians(control, samples[control], twin, samples[twin], true, o.resamples,
+                                 o.seed, o.confidence);
     rep.controlAgrees = !rep.control->excludesOne;
   }
 

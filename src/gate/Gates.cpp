@@ -15,6 +15,12 @@ const char *verdictName(Verdict v) {
     return "RESOLVED";
   case Verdict::NotResolved:
     return "NOT_RESOLVED";
+  case Verdict::Cleared:
+    return "CLEARED";
+  case Verdict::NotCleared:
+    return "NOT_CLEARED";
+  case Verdict::InvalidInput:
+    return "INVALID_INPUT";
   }
   return "FAIL";
 }

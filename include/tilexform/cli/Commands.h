@@ -25,5 +25,9 @@ void addSurveyCommand(CLI::App &root);
 int runSurveyCommand();
 void addGateCommand(CLI::App &root);
 int runGateCommand();
+void addAuditCommand(CLI::App &root);
+int runAuditCommand();
+void addParityGateCommand(CLI::App &root);
+int runParityGateCommand();
 
 } // namespace tilexform::cli

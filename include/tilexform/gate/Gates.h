@@ -13,7 +13,7 @@
 namespace tilexform::gate {
 
 /// Every gate's verdict, one name table (verdictName).
-enum class Verdict { Pass, Fail, Resolved, NotResolved };
+enum class Verdict { Pass, Fail, Resolved, NotResolved, Cleared, NotCleared, InvalidInput };
 const char *verdictName(Verdict v);
 
 /// One named check of a gate: passed, failed, or not verifiable from the
@@ -114,6 +114,16 @@ struct AbReport {
   Verdict verdict = Verdict::NotResolved;
   std::vector<std::string> reasons;
 };
+
+/// Quartiles, extremes and IQR of one arm's samples (at least one).
+ArmStats armStats(const std::string &name, std::vector<double> v);
+
+/// The ratio of medians median(x) / median(y) with a bootstrap confidence
+/// interval: `paired` resamples rounds (x[i] with y[i], equal lengths),
+/// otherwise each arm on its own.
+Comparison compareMedians(const std::string &arm, const std::vector<double> &x,
+                          const std::string &baseline, const std::vector<double> &y, bool paired,
+                          unsigned resamples, uint64_t seed, double confidence);
 
 /// Reads interleaved samples (`samples_ms: {arm: [...]}` and optionally
 /// `round_order: [[arm, ...], ...]`). NaN, infinite or non-positive samples,
