@@ -18,11 +18,10 @@ std::vector<std::string> LoopPipeline::evidence() const {
   if (!found)
     return {"no loop in the dump"};
   if (memdescIndex)
-    out.push_back(fmt::format("{} ttg.memdesc_index in the loop at line {} (staging{})",
-                              memdescIndex, line,
-                              buffers ? fmt::format(" in {} rotating buffer{}", *buffers,
-                                                    *buffers == 1 ? "" : "s")
-                                      : std::string()));
+    out.push_back(fmt::format(
+        "{} ttg.memdesc_index in the loop at line {} (staging{})", memdescIndex, line,
+        buffers ? fmt::format(" in {} rotating buffer{}", *buffers, *buffers == 1 ? "" : "s")
+                : std::string()));
   if (asyncCopies)
     out.push_back(fmt::format("{} async cop{} to shared memory in the loop", asyncCopies,
                               asyncCopies == 1 ? "y" : "ies"));

@@ -79,8 +79,8 @@ InstrClass classifyAmd(const Instruction &in) {
   if (op.starts_with("v_mfma") || op.starts_with("v_smfmac") || op.starts_with("v_wmma") ||
       op.starts_with("v_swmmac"))
     return InstrClass::Matrix;
-  bool load = op.starts_with("global_load") || op.starts_with("buffer_load") ||
-              op.starts_with("flat_load");
+  bool load =
+      op.starts_with("global_load") || op.starts_with("buffer_load") || op.starts_with("flat_load");
   if (load && (op.contains("_lds") || hasToken(in.operands, "lds")))
     return InstrClass::AsyncCopy;
   if (op.contains("atomic"))
@@ -112,8 +112,7 @@ InstrClass classifyAmd(const Instruction &in) {
   if (op == "s_setprio" || op.starts_with("s_sched_") || op == "s_sleep")
     return InstrClass::Schedule;
   if (op == "s_branch" || op.starts_with("s_cbranch") || op.starts_with("s_setpc") ||
-      op.starts_with("s_swappc") || op == "s_endpgm" || op.starts_with("s_call") ||
-      op == "s_trap")
+      op.starts_with("s_swappc") || op == "s_endpgm" || op.starts_with("s_call") || op == "s_trap")
     return InstrClass::Branch;
   if (op.starts_with("v_exp") || op.starts_with("v_log") || op.starts_with("v_rcp") ||
       op.starts_with("v_rsq") || op.starts_with("v_sqrt") || op.starts_with("v_sin") ||
@@ -433,7 +432,8 @@ std::pair<std::string, WaitKind> classifyWait(Isa isa, const Instruction &in) {
     auto v = parseNumber(value);
     if (!v)
       return {(op + " " + ops).str(), WaitKind::Other};
-    return {fmt::format("{}({})", counter.str(), *v), *v == 0 ? WaitKind::Drain : WaitKind::Relaxed};
+    return {fmt::format("{}({})", counter.str(), *v),
+            *v == 0 ? WaitKind::Drain : WaitKind::Relaxed};
   }
   if (isa == Isa::Sass) {
     std::string norm = (op + (ops.empty() ? "" : " ") + ops).str();
@@ -742,10 +742,9 @@ llvm::Expected<AuditReport> audit(const std::string &file, llvm::StringRef text,
       if (matches.size() == 1)
         chosen = matches[0];
       else
-        return choiceError(
-            file, fmt::format("{} kernel '{}' in this listing; kernels: {}",
-                              matches.empty() ? "no" : "more than one", *o.kernel,
-                              llvm::join(names, ", ")));
+        return choiceError(file, fmt::format("{} kernel '{}' in this listing; kernels: {}",
+                                             matches.empty() ? "no" : "more than one", *o.kernel,
+                                             llvm::join(names, ", ")));
     }
   } else if (kernels->size() == 1) {
     chosen = &kernels->front();
@@ -782,9 +781,9 @@ llvm::Expected<AuditReport> audit(const std::string &file, llvm::StringRef text,
       std::vector<std::string> labels;
       for (auto &l : r.loops)
         labels.push_back(l.label);
-      return choiceError(file, fmt::format("no loop at '{}' in kernel {}; loops: {}", want,
-                                           r.kernel.name,
-                                           labels.empty() ? "none" : llvm::join(labels, ", ")));
+      return choiceError(file,
+                         fmt::format("no loop at '{}' in kernel {}; loops: {}", want, r.kernel.name,
+                                     labels.empty() ? "none" : llvm::join(labels, ", ")));
     }
     r.why = "chosen with --loop";
   } else if (!r.loops.empty()) {
@@ -823,9 +822,9 @@ llvm::Expected<AuditReport> audit(const std::string &file, llvm::StringRef text,
       parts.push_back(fmt::format("the most matrix instructions ({})", most));
     else
       parts.push_back("no loop has matrix instructions");
-    parts.push_back(inner.size() > 1 ? fmt::format("the shortest of {} innermost such loops",
-                                                   inner.size())
-                                     : "the innermost such loop");
+    parts.push_back(inner.size() > 1
+                        ? fmt::format("the shortest of {} innermost such loops", inner.size())
+                        : "the innermost such loop");
     if (spins)
       parts.push_back(fmt::format("{} spin-wait loop{} skipped", spins, spins == 1 ? "" : "s"));
     r.why = fmt::format("{} loop{} in the kernel; this one has {}", r.loops.size(),

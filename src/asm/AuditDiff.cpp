@@ -121,7 +121,8 @@ AuditDiff diffAudits(const AuditReport &a, const AuditReport &b) {
   auto idsOf = [&](const AuditReport &r, const Census &c) {
     std::vector<uint32_t> out;
     for (size_t i = c.first; i <= c.last; ++i)
-      out.push_back(ids.emplace(r.kernel.instructions[i].opcode, uint32_t(ids.size())).first->second);
+      out.push_back(
+          ids.emplace(r.kernel.instructions[i].opcode, uint32_t(ids.size())).first->second);
     return out;
   };
   std::vector<uint32_t> sa = idsOf(a, ca), sb = idsOf(b, cb);

@@ -469,9 +469,8 @@ Isa sniff(llvm::StringRef text) {
 
 } // namespace
 
-llvm::Expected<std::vector<KernelListing>> readListing(const std::string &file,
-                                                       llvm::StringRef text,
-                                                       std::optional<Isa> isa) {
+llvm::Expected<std::vector<KernelListing>>
+readListing(const std::string &file, llvm::StringRef text, std::optional<Isa> isa) {
   size_t nul = text.find('\0');
   if (nul != llvm::StringRef::npos) {
     TextPosition at = positionOf(text, nul);
@@ -487,9 +486,8 @@ llvm::Expected<std::vector<KernelListing>> readListing(const std::string &file,
   if (!kernels)
     return kernels.takeError();
   if (kernels->empty())
-    return artifactError(file, 1, 1,
-                         fmt::format("no kernel with instructions in this {} listing",
-                                     isaName(which)));
+    return artifactError(
+        file, 1, 1, fmt::format("no kernel with instructions in this {} listing", isaName(which)));
   return kernels;
 }
 

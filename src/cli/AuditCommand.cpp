@@ -92,9 +92,12 @@ void censusInto(Json &j, const asmfile::Census &c) {
   j["shared_reads"] = countsJson(c.sharedReads);
   j["shared_writes"] = countsJson(c.sharedWrites);
   j["async_copies"] = countsJson(c.asyncCopies);
-  j["waits"] = Json{{"count", c.waits.count},      {"drains", c.waits.drains},
-                    {"relaxed", c.waits.relaxed},  {"alu", c.waits.alu},
-                    {"other", c.waits.other},      {"unparsed", c.waits.unparsed},
+  j["waits"] = Json{{"count", c.waits.count},
+                    {"drains", c.waits.drains},
+                    {"relaxed", c.waits.relaxed},
+                    {"alu", c.waits.alu},
+                    {"other", c.waits.other},
+                    {"unparsed", c.waits.unparsed},
                     {"values", countsJson(c.waits.values)}};
   j["barriers"] = c.barriers;
   j["setprio"] = c.setprio;
@@ -129,7 +132,8 @@ std::string censusText(const asmfile::Census &c) {
     stream += classSymbol(cls);
   if (opts.maxStream) {
     if (stream.size() > opts.maxStream)
-      stream = stream.substr(0, opts.maxStream) + fmt::format("... (+{})", stream.size() - opts.maxStream);
+      stream = stream.substr(0, opts.maxStream) +
+               fmt::format("... (+{})", stream.size() - opts.maxStream);
     out += "  stream: " + stream + "\n";
   }
   std::vector<std::pair<std::string, size_t>> ops(c.opcodes.begin(), c.opcodes.end());
@@ -142,9 +146,9 @@ std::string censusText(const asmfile::Census &c) {
   out += "  opcodes: " + llvm::join(parts, ", ") + "\n";
   out += fmt::format("  matrix: {}\n", c.matrix);
   out += fmt::format("  global loads: {}; stores: {}\n", widthsText(c.loads), widthsText(c.stores));
-  out += fmt::format("  shared reads: {}; writes: {}; async copies: {}\n",
-                     widthsText(c.sharedReads), widthsText(c.sharedWrites),
-                     widthsText(c.asyncCopies));
+  out +=
+      fmt::format("  shared reads: {}; writes: {}; async copies: {}\n", widthsText(c.sharedReads),
+                  widthsText(c.sharedWrites), widthsText(c.asyncCopies));
   out += fmt::format("  waits: {} ({} full drains, {} relaxed); ALU waits {}; other waits {}\n",
                      c.waits.count, c.waits.drains, c.waits.relaxed, c.waits.alu, c.waits.other);
   if (c.waits.unparsed)
@@ -237,9 +241,9 @@ int runOne() {
                      spins ? fmt::format(" ({} spin-wait)", spins) : std::string());
   if (r->hotLoop) {
     auto &l = r->loops[*r->hot];
-    out += fmt::format("hot loop: {}, lines {}-{} ({} instructions)\n  why: {}\n", l.label,
-                       r->hotLoop->startLine, r->hotLoop->endLine, r->hotLoop->instructions,
-                       r->why);
+    out +=
+        fmt::format("hot loop: {}, lines {}-{} ({} instructions)\n  why: {}\n", l.label,
+                    r->hotLoop->startLine, r->hotLoop->endLine, r->hotLoop->instructions, r->why);
     out += censusText(*r->hotLoop);
   } else {
     out += "hot loop: none (" + r->why + ")\n";
@@ -279,8 +283,7 @@ int runDiff() {
   auto d = asmfile::diffAudits(*a, *b);
   bool same = d.removed == 0 && d.added == 0 && !d.alignment.empty();
   if (d.alignment.empty())
-    same = std::all_of(d.opcodes.begin(), d.opcodes.end(),
-                       [](auto &x) { return x.a == x.b; });
+    same = std::all_of(d.opcodes.begin(), d.opcodes.end(), [](auto &x) { return x.a == x.b; });
   const char *verdict = same ? "SAME" : "DIFFERENT";
   const asmfile::Census &ca = d.comparedLoops ? *a->hotLoop : a->whole;
   const asmfile::Census &cb = d.comparedLoops ? *b->hotLoop : b->whole;
@@ -334,9 +337,9 @@ int runDiff() {
     printJson(j);
     return kExitOk;
   }
-  std::string out = fmt::format("audit diff: A {} ({}) vs B {} ({}), {}\n", a->file,
-                                a->kernel.name, b->file, b->kernel.name,
-                                d.comparedLoops ? "hot loops" : "whole bodies (a side has no loop)");
+  std::string out = fmt::format(
+      "audit diff: A {} ({}) vs B {} ({}), {}\n", a->file, a->kernel.name, b->file, b->kernel.name,
+      d.comparedLoops ? "hot loops" : "whole bodies (a side has no loop)");
   if (d.comparedLoops)
     out += fmt::format("  A hot loop {} lines {}-{}; B hot loop {} lines {}-{}\n",
                        a->loops[*a->hot].label, ca.startLine, ca.endLine, b->loops[*b->hot].label,
@@ -388,15 +391,17 @@ void addAuditCommand(CLI::App &root) {
       "audit", "Hot-loop instruction census of an .amdgcn/.sass/.ptx listing; --diff A B compares "
                "two");
   cmd->add_option("files", opts.files, "The listing (two with --diff)")->required();
-  cmd->add_flag("--diff", opts.diff, "Compare two listings: count deltas and the hot loops "
-                                     "aligned by opcode");
+  cmd->add_flag("--diff", opts.diff,
+                "Compare two listings: count deltas and the hot loops "
+                "aligned by opcode");
   cmd->add_option("--kernel", opts.kernel, "The kernel (exact name or unique substring)");
   cmd->add_option("--loop", opts.loop, "Force the hot loop by its label (as the report names it)");
   cmd->add_option("--arch", opts.arch, "The target, when the listing does not say");
   cmd->add_option("--max-stream", opts.maxStream,
                   "Text: at most this many class symbols of the stream (0: none)")
       ->check(CLI::Validator(checkCount, "N"));
-  cmd->add_option("--opcodes", opts.opcodes, "Text: the top N opcodes")->check(CLI::Validator(checkCount, "N"));
+  cmd->add_option("--opcodes", opts.opcodes, "Text: the top N opcodes")
+      ->check(CLI::Validator(checkCount, "N"));
   addFormatOptions(cmd, opts.format, opts.json);
 }
 

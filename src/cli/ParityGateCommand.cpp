@@ -46,8 +46,8 @@ std::optional<double> parseMs(const std::string &text, bool &bad) {
 Json statsJson(const std::optional<gate::ArmStats> &s) {
   if (!s)
     return nullptr;
-  return Json{{"n", s->n},   {"median", s->median}, {"q1", s->q1},          {"q3", s->q3},
-              {"min", s->min}, {"max", s->max},     {"iqr_pct", s->iqrPct}};
+  return Json{{"n", s->n},     {"median", s->median}, {"q1", s->q1},         {"q3", s->q3},
+              {"min", s->min}, {"max", s->max},       {"iqr_pct", s->iqrPct}};
 }
 
 Json artifactsJson(const std::optional<gate::ArmArtifacts> &a) {
@@ -104,8 +104,7 @@ int runParityGateCommand() {
     return reportError("parity-gate needs both times: --champion-ms/--champion-samples and "
                        "--anchor-ms/--anchor-samples",
                        kExitUsage);
-  if ((o.champion.ms && !o.champion.samples.empty()) ||
-      (o.anchor.ms && !o.anchor.samples.empty()))
+  if ((o.champion.ms && !o.champion.samples.empty()) || (o.anchor.ms && !o.anchor.samples.empty()))
     return reportError("give a side's time as --*-ms or --*-samples, not both", kExitUsage);
   o.championDir = opts.championDir;
   o.anchorDir = opts.anchorDir;
@@ -140,9 +139,8 @@ int runParityGateCommand() {
                          {"ratio_ci", r->interval ? Json::array({r->interval->lo, r->interval->hi})
                                                   : Json(nullptr)},
                          {"paired", r->paired},
-                         {"resolved_different", r->resolvedDifferent
-                                                    ? Json(*r->resolvedDifferent)
-                                                    : Json(nullptr)}};
+                         {"resolved_different",
+                          r->resolvedDifferent ? Json(*r->resolvedDifferent) : Json(nullptr)}};
     else
       j["spread"] = nullptr;
     Json suspects = Json::array(), untested = Json::array();
@@ -176,13 +174,13 @@ int runParityGateCommand() {
                        "[{:.4f}, {:.4f}] ({}); the arms {}\n",
                        r->championStats ? r->championStats->iqrPct : 0.0,
                        r->anchorStats ? r->anchorStats->iqrPct : 0.0, 95.0, r->interval->lo,
-                       r->interval->hi,
-                       r->paired ? "paired over rounds" : "independent resamples",
+                       r->interval->hi, r->paired ? "paired over rounds" : "independent resamples",
                        *r->resolvedDifferent ? "differ beyond the run-to-run spread"
                                              : "do not differ beyond the run-to-run spread");
   out += fmt::format("  verdict: {}\n", verdict);
   for (auto &s : r->suspects) {
-    out += fmt::format("  [{:<9}] {}", gate::suspectStatusName(s.status), gate::suspectName(s.kind));
+    out +=
+        fmt::format("  [{:<9}] {}", gate::suspectStatusName(s.status), gate::suspectName(s.kind));
     if (s.status == gate::SuspectStatus::Untested)
       out += ": " + s.why;
     out += "\n";

@@ -96,17 +96,18 @@ llvm::Expected<Samples> readSamples(const std::string &spec, const char *side,
   }
   const nlohmann::json *list = &doc;
   if (!s.key.empty()) {
-    const nlohmann::json *arms = doc.is_object() && doc.contains("samples_ms") &&
-                                         doc["samples_ms"].is_object()
-                                     ? &doc["samples_ms"]
-                                     : &doc;
+    const nlohmann::json *arms =
+        doc.is_object() && doc.contains("samples_ms") && doc["samples_ms"].is_object()
+            ? &doc["samples_ms"]
+            : &doc;
     if (!arms->is_object() || !arms->contains(s.key)) {
       std::vector<std::string> keys;
       if (arms->is_object())
         for (auto &[k, v] : arms->items())
           keys.push_back(k);
-      return inputError(s.file, fmt::format("no arm '{}' in this samples file{}", s.key,
-                                            keys.empty() ? "" : "; arms: " + llvm::join(keys, ", ")));
+      return inputError(s.file,
+                        fmt::format("no arm '{}' in this samples file{}", s.key,
+                                    keys.empty() ? "" : "; arms: " + llvm::join(keys, ", ")));
     }
     list = &(*arms)[s.key];
     s.interleaved = arms != &doc;
@@ -118,8 +119,9 @@ llvm::Expected<Samples> readSamples(const std::string &spec, const char *side,
     if (arms.is_object())
       for (auto &[k, v] : arms.items())
         keys.push_back(k);
-    return inputError(s.file, fmt::format("a samples file: name the arm as {}:ARM{}", s.file,
-                                          keys.empty() ? "" : " (arms: " + llvm::join(keys, ", ") + ")"));
+    return inputError(s.file,
+                      fmt::format("a samples file: name the arm as {}:ARM{}", s.file,
+                                  keys.empty() ? "" : " (arms: " + llvm::join(keys, ", ") + ")"));
   }
   if (!list->is_array() || list->empty())
     return inputError(s.file, fmt::format("{} samples: expected a non-empty JSON array of times "
@@ -180,8 +182,7 @@ llvm::Expected<Arm> loadArm(const std::string &path, const std::string &kernel,
     for (const char *e : exts) {
       std::vector<std::string> found;
       for (auto &f : files)
-        if (llvm::StringRef(f).ends_with(e) &&
-            (stem.empty() || llvm::sys::path::stem(f) == stem))
+        if (llvm::StringRef(f).ends_with(e) && (stem.empty() || llvm::sys::path::stem(f) == stem))
           found.push_back(f);
       if (found.empty())
         continue;
@@ -200,8 +201,8 @@ llvm::Expected<Arm> loadArm(const std::string &path, const std::string &kernel,
   arm.info.ttgir = pick({".ttgir"});
   arm.info.listing = pick({".amdgcn", ".sass", ".ptx"});
   if (arm.info.ttgir.empty() && arm.info.listing.empty())
-    return inputError(dir, fmt::format("{} artifacts: no .ttgir, .amdgcn, .sass or .ptx here",
-                                       side));
+    return inputError(dir,
+                      fmt::format("{} artifacts: no .ttgir, .amdgcn, .sass or .ptx here", side));
   if (!arm.info.ttgir.empty()) {
     auto m = ir::loadModuleFile(arm.info.ttgir);
     if (!m)
@@ -421,22 +422,18 @@ Suspect lostLayout(const Arm &c, const Arm &a, const std::string &arch) {
                                      v.extra.size()));
     for (size_t i = 0; i < v.missing.size() && i < 4; ++i) {
       auto &d = v.missing[i];
-      s.evidence.push_back(fmt::format("missing {} at {} ({}){}", d.use.attr,
-                                       fmt::join(d.use.shape, "x"), d.use.memory,
-                                       d.nearest ? "; nearest in the anchor differs in " +
-                                                       d.nearest->differs
-                                                 : std::string()));
+      s.evidence.push_back(fmt::format(
+          "missing {} at {} ({}){}", d.use.attr, fmt::join(d.use.shape, "x"), d.use.memory,
+          d.nearest ? "; nearest in the anchor differs in " + d.nearest->differs : std::string()));
     }
     return s;
   }
   s.status = SuspectStatus::Cleared;
-  s.evidence.push_back(fmt::format("verify {}: the anchor carries the champion's layouts{}",
-                                   v.verdict,
-                                   v.reconciled.empty()
-                                       ? std::string()
-                                       : fmt::format(" ({} reconciled difference{})",
-                                                     v.reconciled.size(),
-                                                     v.reconciled.size() == 1 ? "" : "s")));
+  s.evidence.push_back(fmt::format(
+      "verify {}: the anchor carries the champion's layouts{}", v.verdict,
+      v.reconciled.empty() ? std::string()
+                           : fmt::format(" ({} reconciled difference{})", v.reconciled.size(),
+                                         v.reconciled.size() == 1 ? "" : "s")));
   return s;
 }
 
@@ -486,7 +483,8 @@ Suspect lostRA(const Arm &c, const Arm &a) {
     if (cr && ar)
       s.evidence.push_back(fmt::format("registers: champion {}, anchor {}", *cr, *ar));
     std::string cd, ad;
-    auto cl = limiterAllows(*c.probed, "registers", &cd), al = limiterAllows(*a.probed, "registers", &ad);
+    auto cl = limiterAllows(*c.probed, "registers", &cd),
+         al = limiterAllows(*a.probed, "registers", &ad);
     if (cl && al) {
       s.evidence.push_back(fmt::format("occupancy by registers: champion {} ({}), anchor {} ({})",
                                        *cl, cd, *al, ad));
@@ -502,8 +500,8 @@ Suspect lostRA(const Arm &c, const Arm &a) {
     s.evidence.push_back(fmt::format("shared-read addresses rematerialized just above the read: "
                                      "champion {}, anchor {}",
                                      csa.rematerialized, asa.rematerialized));
-    if (double(asa.rematerialized) > std::max(1.5 * double(csa.rematerialized),
-                                              double(csa.rematerialized) + 3))
+    if (double(asa.rematerialized) >
+        std::max(1.5 * double(csa.rematerialized), double(csa.rematerialized) + 3))
       reasons.push_back("address rematerialization before shared reads rose");
     double dist = multisetDistance(*cc, *ac);
     s.evidence.push_back(fmt::format("distinct shared-read address registers: champion {}, anchor "
@@ -576,8 +574,8 @@ Suspect ldsBudget(const Arm &c, const Arm &a) {
                                    ab ? std::to_string(*ab) : "unknown"));
   s.evidence.push_back(fmt::format("occupancy by shared memory: champion {} ({}), anchor {} ({})",
                                    *cl, cd, *al, ad));
-  bool binds = a.probed->occupancy &&
-               llvm::StringRef(a.probed->occupancy->binding).contains("shared");
+  bool binds =
+      a.probed->occupancy && llvm::StringRef(a.probed->occupancy->binding).contains("shared");
   if ((*al < *cl && binds) || *al == 0) {
     s.status = SuspectStatus::Suspected;
     s.evidence.insert(s.evidence.begin(), *al == 0 ? "the anchor's shared memory exceeds capacity"
@@ -611,12 +609,11 @@ llvm::Expected<ParityReport> parityGate(const ParityOptions &o) {
       return llvm::Error::success();
     }
     if (!t.ms)
-      return llvm::make_error<InputError>("", 0, 0,
-                                          fmt::format("no {} time: give --{}-ms or --{}-samples",
-                                                      name, name, name));
+      return llvm::make_error<InputError>(
+          "", 0, 0, fmt::format("no {} time: give --{}-ms or --{}-samples", name, name, name));
     if (!std::isfinite(*t.ms) || *t.ms <= 0) {
-      r.invalidReason = fmt::format("{} time is {} (a time must be finite and above 0)", name,
-                                    *t.ms);
+      r.invalidReason =
+          fmt::format("{} time is {} (a time must be finite and above 0)", name, *t.ms);
       return llvm::Error::success();
     }
     ms = *t.ms;
@@ -663,11 +660,11 @@ llvm::Expected<ParityReport> parityGate(const ParityOptions &o) {
   if (o.championDir.empty() || o.anchorDir.empty()) {
     if (!o.championDir.empty() || !o.anchorDir.empty())
       r.notes.push_back("artifacts of one side only: nothing is attributed");
-    for (SuspectKind k : {SuspectKind::LostPipeline, SuspectKind::LostVectorization,
-                          SuspectKind::LostLayout, SuspectKind::LostRA, SuspectKind::LostSchedule,
-                          SuspectKind::LdsBudget})
-      r.suspects.push_back(
-          Suspect{k, SuspectStatus::Untested, {}, "no artifacts given (--champion DIR --anchor DIR)"});
+    for (SuspectKind k :
+         {SuspectKind::LostPipeline, SuspectKind::LostVectorization, SuspectKind::LostLayout,
+          SuspectKind::LostRA, SuspectKind::LostSchedule, SuspectKind::LdsBudget})
+      r.suspects.push_back(Suspect{
+          k, SuspectStatus::Untested, {}, "no artifacts given (--champion DIR --anchor DIR)"});
     return r;
   }
   auto c = loadArm(o.championDir, o.kernel, o.arch, "champion");

@@ -22,7 +22,7 @@ struct LoopPipeline {
   size_t asyncCopies = 0;           // global → shared copies in the body
   size_t asyncWaits = 0;            // async_wait / wait_barrier in the body
   size_t localStores = 0;
-  size_t carriedLoads = 0; // loop-carried values defined by a load or copy in the body
+  size_t carriedLoads = 0;        // loop-carried values defined by a load or copy in the body
   std::optional<int64_t> buffers; // leading dim of the buffers indexed in the body
   /// Whether the loop shows plain's pipeliner at work (never iter_args alone).
   bool pipelined() const;

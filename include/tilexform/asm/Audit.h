@@ -129,7 +129,7 @@ bool isChoiceError(const llvm::Error &err);
 // ---- diff -----------------------------------------------------------------------
 
 struct AlignedStep {
-  char op = '='; // '=' same opcode, '-' only in A, '+' only in B
+  char op = '=';              // '=' same opcode, '-' only in A, '+' only in B
   std::optional<size_t> a, b; // instruction indices in each kernel
 };
 
@@ -139,8 +139,8 @@ struct CountDelta {
 };
 
 struct AuditDiff {
-  std::vector<CountDelta> classes, opcodes, loads, stores, sharedReads, sharedWrites,
-      asyncCopies, waits;
+  std::vector<CountDelta> classes, opcodes, loads, stores, sharedReads, sharedWrites, asyncCopies,
+      waits;
   /// The hot loops aligned by opcode (Myers' shortest edit script); empty
   /// when either side has no hot loop.
   std::vector<AlignedStep> alignment;

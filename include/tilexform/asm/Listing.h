@@ -19,10 +19,10 @@ enum class Isa { Amdgcn, Sass, Ptx };
 const char *isaName(Isa isa);
 
 struct Instruction {
-  unsigned line = 0;      // 1-based line in the file
-  std::string opcode;     // as written, with modifiers: "global_load_dwordx4", "LDG.E.128"
-  std::string operands;   // the rest, comments and the trailing ';' removed
-  std::string guard;      // "@P1", "@!P0", "@%p3"; empty when unguarded
+  unsigned line = 0;               // 1-based line in the file
+  std::string opcode;              // as written, with modifiers: "global_load_dwordx4", "LDG.E.128"
+  std::string operands;            // the rest, comments and the trailing ';' removed
+  std::string guard;               // "@P1", "@!P0", "@%p3"; empty when unguarded
   std::optional<uint64_t> address; // SASS /*0a40*/, objdump's byte address
   /// A branch's destination as an index into the kernel's instructions
   /// (none for a fall-through op, an indirect jump or a target outside).
@@ -47,9 +47,8 @@ struct KernelListing {
 /// extension by the caller (.amdgcn/.s/.hsaco.txt → Amdgcn, .sass → Sass,
 /// .ptx → Ptx) or sniffed from the text when none. A text with no kernel
 /// (or binary data) is an input error naming the file.
-llvm::Expected<std::vector<KernelListing>> readListing(const std::string &file,
-                                                       llvm::StringRef text,
-                                                       std::optional<Isa> isa);
+llvm::Expected<std::vector<KernelListing>>
+readListing(const std::string &file, llvm::StringRef text, std::optional<Isa> isa);
 
 /// The instruction set a file name implies; none for other extensions.
 std::optional<Isa> isaOfPath(const std::string &path);

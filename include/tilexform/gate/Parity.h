@@ -15,7 +15,14 @@
 namespace tilexform::gate {
 
 /// The six owners a gap can have, in report order (suspectName).
-enum class SuspectKind { LostPipeline, LostVectorization, LostLayout, LostRA, LostSchedule, LdsBudget };
+enum class SuspectKind {
+  LostPipeline,
+  LostVectorization,
+  LostLayout,
+  LostRA,
+  LostSchedule,
+  LdsBudget
+};
 const char *suspectName(SuspectKind k);
 
 enum class SuspectStatus { Suspected, Cleared, Untested };
@@ -47,8 +54,8 @@ struct ParityOptions {
 
 struct ArmArtifacts {
   std::string dir;
-  std::string ttgir, listing;        // paths used ("" when absent)
-  std::string kernel;                // the kernel audited
+  std::string ttgir, listing; // paths used ("" when absent)
+  std::string kernel;         // the kernel audited
   std::optional<std::string> arch;
   std::vector<std::string> notes;
 };
