@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(reader layout verify artifacts tree)
+[ ${#targets[@]} -gt 0 ] || targets=(reader layout verify artifacts tree audit)
 build="$here/build-fuzz"
 missing=()
 for p in clang-22 libclang-rt-22-dev; do
@@ -27,7 +27,7 @@ ninja -C "$build" $(printf 'tilexform_fuzz_%s ' "${targets[@]}")
 
 seeds="$build/seeds"
 rm -rf "$seeds"
-mkdir -p "$seeds"/{reader,layout,verify,artifacts,tree} "$build/crashes"
+mkdir -p "$seeds"/{reader,layout,verify,artifacts,tree,audit} "$build/crashes"
 python3 - "$here" "$seeds" <<'PY'
 import json, pathlib, sys
 here, seeds = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
@@ -56,6 +56,12 @@ for i, d in enumerate(sorted({p.parent for p in arts})[:30]):
             blob += bytes([names[p.suffix]]) + p.read_bytes() + b"\xff"
     blob += bytes([11]) + (here / "tests/survey/forms.py").read_bytes() + b"\xff" + bytes([14]) + b"*.pyc\n!m.py\n"
     (seeds / "tree" / f"{i}").write_bytes(blob)
+listings = {".amdgcn": 0, ".s": 0, ".sass": 1, ".ptx": 2, ".txt": 3}
+lits = sorted(p for p in (here / "tests").rglob("*") if p.suffix in listings and p.is_file()
+              and p.stat().st_size < 120000 and ("audit" in p.parts or "parity-gate" in p.parts
+                                                 or p.suffix == ".amdgcn"))
+for i, p in enumerate(lits[::2]):
+    (seeds / "audit" / f"{i}").write_bytes(bytes([listings[p.suffix]]) + p.read_bytes())
 PY
 status=0
 for t in "${targets[@]}"; do

@@ -296,6 +296,15 @@ llvm::Expected<std::vector<KernelListing>> readSassListing(const std::string &,
         arch = a;
       return;
     }
+    if (t.starts_with(".headerflags") && !arch) {
+      // nvdisasm: @"EF_CUDA_SM80 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM80)"
+      size_t at = t.find("EF_CUDA_SM");
+      if (at != llvm::StringRef::npos) {
+        llvm::StringRef digits = t.drop_front(at + 10).take_while(llvm::isDigit);
+        arch = normaliseArch(("sm_" + digits).str());
+      }
+      return;
+    }
     if (t.consume_front("Function : ")) {
       open(t.trim().str(), lineNo);
       return;
@@ -420,12 +429,15 @@ llvm::Expected<std::vector<KernelListing>> readPtxListing(const std::string &,
         rest = rest.drop_front();
         continue;
       }
-      size_t stop = rest.find_first_of(";{}");
+      // Braces after an opcode group operands ({%r1, %r2}); only a brace
+      // that starts a statement opens or closes a block.
+      size_t stop =
+          rest.starts_with(".") || pendingEntry ? rest.find_first_of(";{}") : rest.find(';');
       llvm::StringRef stmt = rest.take_front(stop).trim();
       rest = stop == llvm::StringRef::npos ? llvm::StringRef() : rest.drop_front(stop);
       if (!rest.empty() && rest[0] == ';')
         rest = rest.drop_front();
-      if (!cur || depth == 0 || pendingEntry || stmt.empty())
+      if (!cur || depth == 0 || pendingEntry || stmt.empty() || stmt.starts_with("."))
         continue;
       if (auto label = labelOf(stmt)) {
         cur->labels.emplace_back(label->str(), cur->instructions.size());
