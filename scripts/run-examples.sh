@@ -38,6 +38,14 @@ run_no "the narrow anchor does not carry plain's layouts" \
   verify "$ex/sm90_vadd_b1024_w4.ttgir" "$ex/sm90_gluon_vadd_narrow_b1024_w4.ttgir"
 run probe "$ex/artifacts"
 run survey "$ex/src"
+run audit --max-stream 120 "$ex/parity/gfx942_matmul_s2/matmul_f16_128x128x64_w4_s2.amdgcn"
+run audit --diff "$ex/parity/gfx942_matmul_s1/matmul_f16_128x128x64_w4_s1.amdgcn" \
+  "$ex/parity/gfx942_matmul_s2/matmul_f16_128x128x64_w4_s2.amdgcn"
+run_no "an unpipelined anchor of a num_stages=2 champion does not clear" \
+  parity-gate --champion-ms 1.0 --anchor-ms 1.4 \
+  --champion "$ex/parity/gfx942_matmul_s2" --anchor "$ex/parity/gfx942_matmul_s1"
+run parity-gate --champion-samples "$ex/gates/timings_sm90_samples.json:matmul_f16_128x128x64_w4_s3" \
+  --anchor-samples "$ex/gates/timings_sm90_samples.json:matmul_f16_128x128x64_w4_s3#control"
 run gate champion "$ex/gates/champion/bundle.json"
 run gate ab "$ex/gates/timings_sm90_samples.json" \
   --arms matmul_f16_128x128x64_w4_s1,matmul_f16_128x128x64_w4_s3 --permute
