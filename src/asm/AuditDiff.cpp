@@ -127,7 +127,27 @@ AuditDiff diffAudits(const AuditReport &a, const AuditReport &b) {
   };
   std::vector<uint32_t> sa = idsOf(a, ca), sb = idsOf(b, cb);
   std::vector<AlignedStep> steps;
-  if (myers(sa, sb, steps, size_t(1) << 25)) {
+  if (!myers(sa, sb, steps, size_t(1) << 25)) {
+    // Too different for the exact script within the budget: the common
+    // prefix and suffix, and everything between removed then added.
+    d.approximate = true;
+    steps.clear();
+    size_t p = 0;
+    while (p < sa.size() && p < sb.size() && sa[p] == sb[p])
+      ++p;
+    size_t q = 0;
+    while (q < sa.size() - p && q < sb.size() - p && sa[sa.size() - 1 - q] == sb[sb.size() - 1 - q])
+      ++q;
+    for (size_t i = 0; i < p; ++i)
+      steps.push_back({'=', i, i});
+    for (size_t i = p; i < sa.size() - q; ++i)
+      steps.push_back({'-', i, std::nullopt});
+    for (size_t j = p; j < sb.size() - q; ++j)
+      steps.push_back({'+', std::nullopt, j});
+    for (size_t k = q; k > 0; --k)
+      steps.push_back({'=', sa.size() - k, sb.size() - k});
+  }
+  {
     for (auto &s : steps) {
       if (s.a)
         s.a = *s.a + ca.first;

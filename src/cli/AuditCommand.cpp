@@ -17,7 +17,7 @@ struct AuditCliOptions {
   std::vector<std::string> files;
   std::string kernel, loop, arch, format = "text";
   bool json = false, diff = false;
-  size_t maxStream = 400, opcodes = 12;
+  size_t maxStream = 400, opcodes = 12, maxSteps = 200;
 } opts;
 
 char classSymbol(asmfile::InstrClass c) {
@@ -307,6 +307,7 @@ int runDiff() {
     dj["shared_writes"] = deltasJson(d.sharedWrites);
     dj["async_copies"] = deltasJson(d.asyncCopies);
     dj["waits"] = deltasJson(d.waits);
+    dj["approximate"] = d.approximate;
     dj["same"] = d.same;
     dj["removed"] = d.removed;
     dj["added"] = d.added;
@@ -354,12 +355,18 @@ int runDiff() {
   out += deltasText("shared writes", d.sharedWrites, "b");
   out += deltasText("async copies", d.asyncCopies, "b");
   out += deltasText("waits", d.waits);
-  if (d.alignment.empty() && (ca.instructions || cb.instructions)) {
-    out += "  alignment: too different to align within the budget\n";
-  } else {
-    out += fmt::format("alignment by opcode: {} same, {} only in A, {} only in B\n", d.same,
-                       d.removed, d.added);
+  {
+    out += fmt::format(
+        "alignment by opcode: {} same, {} only in A, {} only in B{}\n", d.same, d.removed, d.added,
+        d.approximate ? " (approximate: too different for the shortest script)" : "");
+    size_t printed = 0;
     for (size_t i = 0; i < d.alignment.size();) {
+      if (opts.maxSteps && printed == opts.maxSteps) {
+        out += fmt::format("  ... {} more steps (--max-steps 0 for all; every step is in --json)\n",
+                           d.alignment.size() - i);
+        break;
+      }
+      ++printed;
       auto &s = d.alignment[i];
       if (s.op == '=') {
         size_t n = 0;
@@ -400,6 +407,10 @@ void addAuditCommand(CLI::App &root) {
   cmd->add_option("--max-stream", opts.maxStream,
                   "Text: at most this many class symbols of the stream (0: none)")
       ->check(CLI::Validator(checkCount, "N"));
+  cmd->add_option("--max-steps", opts.maxSteps,
+                  "Text: at most this many lines of the --diff alignment (0: all)")
+      ->check(CLI::Validator(checkCount, "N"))
+      ->capture_default_str();
   cmd->add_option("--opcodes", opts.opcodes, "Text: the top N opcodes")
       ->check(CLI::Validator(checkCount, "N"));
   addFormatOptions(cmd, opts.format, opts.json);

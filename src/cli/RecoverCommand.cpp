@@ -18,7 +18,7 @@ namespace {
 struct RecoverOptions {
   std::string file, gluonApi = "3.6", format = "text", out, arch;
   bool json = false, allowUnrecoverable = false, force = false;
-  size_t maxSites = 0;
+  size_t maxSites = 8;
 } opts;
 
 int execute() {
@@ -243,7 +243,8 @@ void addRecoverCommand(CLI::App &root) {
   cmd->add_flag("--allow-unrecoverable", opts.allowUnrecoverable,
                 "Exit 0 even when some layout has no Gluon constructor");
   cmd->add_option("--arch", opts.arch, "Override the target arch (gfx942, sm_90, ...)");
-  cmd->add_option("--max-sites", opts.maxSites, "List at most N use sites per layout (0: all)")
+  cmd->add_option("--max-sites", opts.maxSites,
+                  "List at most N use sites per layout (0: all; site_count is always the total)")
       ->check(CLI::Validator(checkCount, "N"));
   addFormatOptions(cmd, opts.format, opts.json);
 }

@@ -22,3 +22,6 @@ config.substitutions.append(("%survey", os.path.join(config.source_root, "tests"
 # memory-limit tests (ulimit -v) run only without them.
 if not getattr(config, "sanitized", False):
     config.available_features.add("memlimit")
+# Bounded time and memory for a command: %bounded (tests/tools/bounded).
+config.environment["TILEXFORM_SANITIZED"] = "1" if getattr(config, "sanitized", False) else "0"
+config.substitutions.append(("%bounded", os.path.join(config.source_root, "tests", "tools", "bounded")))

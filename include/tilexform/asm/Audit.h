@@ -146,6 +146,9 @@ struct AuditDiff {
   std::vector<AlignedStep> alignment;
   size_t same = 0, removed = 0, added = 0;
   bool comparedLoops = false; // false: whole bodies were compared
+  /// The sequences were too different for the shortest script within the
+  /// work budget: the alignment is prefix, suffix and everything between.
+  bool approximate = false;
 };
 
 AuditDiff diffAudits(const AuditReport &a, const AuditReport &b);
