@@ -761,6 +761,21 @@ RecoverReport recover(const ir::Module &mod, gluon::GluonApi api, const std::str
   return Recoverer(mod, api, arch).run();
 }
 
+std::vector<std::string> layoutConstantNames(const RecoverReport &r) {
+  std::map<std::string, int> used;
+  std::vector<std::string> names;
+  for (auto &l : r.layouts) {
+    if (!l.gluon) {
+      names.emplace_back();
+      continue;
+    }
+    std::string base = constantName(l.role);
+    int n = used[base]++;
+    names.push_back(n == 0 ? base : fmt::format("{}_{}", base, n));
+  }
+  return names;
+}
+
 std::string anchorModule(const RecoverReport &r, const std::string &sourcePath) {
   std::string out;
   out +=
@@ -774,8 +789,9 @@ std::string anchorModule(const RecoverReport &r, const std::string &sourcePath) 
   out += fmt::format("# gluon api: {}\n", gluon::gluonApiName(r.api));
   out += fmt::format("# constants-digest: {}\n", r.constantsDigest);
   out += "from triton.experimental.gluon import language as gl\n";
-  std::map<std::string, int> used;
-  for (auto &l : r.layouts) {
+  std::vector<std::string> names = layoutConstantNames(r);
+  for (size_t i = 0; i < r.layouts.size(); ++i) {
+    const RecoveredLayout &l = r.layouts[i];
     out += "\n";
     std::string sites;
     if (!l.sites.empty()) {
@@ -790,10 +806,7 @@ std::string anchorModule(const RecoverReport &r, const std::string &sourcePath) 
       out += fmt::format("# UNRECOVERABLE: {}\n# {}\n", l.reason, l.attr);
       continue;
     }
-    std::string base = constantName(l.role);
-    int n = used[base]++;
-    std::string name = n == 0 ? base : fmt::format("{}_{}", base, n);
-    out += fmt::format("{} = gl.constexpr({})\n", name, *l.gluon);
+    out += fmt::format("{} = gl.constexpr({})\n", names[i], *l.gluon);
   }
   return out;
 }

@@ -42,6 +42,7 @@ int dispatch(int argc, char **argv) {
   addGateCommand(app);
   addAuditCommand(app);
   addParityGateCommand(app);
+  addTranscribeCommand(app);
   // A first word that is no command: say so, with the nearest command.
   if (argc > 1 && argv[1][0] != '-') {
     std::string word = argv[1];
@@ -122,6 +123,8 @@ int dispatch(int argc, char **argv) {
         return runAuditCommand();
       if (sub->get_name() == "parity-gate")
         return runParityGateCommand();
+      if (sub->get_name() == "transcribe")
+        return runTranscribeCommand();
     }
   } catch (const std::exception &e) {
     return reportError(std::string("internal error: ") + e.what(), kExitInternal);

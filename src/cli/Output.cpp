@@ -1,4 +1,5 @@
 #include "tilexform/cli/Output.h"
+#include "tilexform/support/OutputFile.h"
 
 #include "tilexform/Version.h"
 #include "tilexform/ir/Module.h"
@@ -10,6 +11,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <unistd.h>
 
@@ -93,6 +95,30 @@ int reportError(const std::string &message, int exitCode) {
     line = line.substr(0, 400) + "...";
   std::fprintf(stderr, "tilexform: %s\n", line.c_str());
   return exitCode;
+}
+
+int refuseExistingOut(const std::string &out, bool force) {
+  if (out.empty() || force)
+    return 0;
+  std::error_code ec;
+  if (std::filesystem::symlink_status(out, ec).type() != std::filesystem::file_type::not_found &&
+      !ec)
+    return reportError("--out: " + out + " exists; pass --force to overwrite it", kExitUsage);
+  return 0;
+}
+
+int writeOutFile(const std::string &out, llvm::StringRef text, bool force) {
+  if (auto err = writeFileAtomically(out, text, force)) {
+    int code = kExitIO;
+    std::string message;
+    llvm::handleAllErrors(std::move(err), [&](const OutputFileError &e) {
+      message = e.message;
+      if (e.exists)
+        code = kExitUsage;
+    });
+    return reportError("--out: " + message, code);
+  }
+  return 0;
 }
 
 void addFormatOptions(CLI::App *cmd, std::string &format, bool &json) {

@@ -27,14 +27,9 @@ int execute() {
   auto api = resolveGluonApi(opts.gluonApi);
   if (!api)
     return kExitUsage;
-  namespace fs = std::filesystem;
   // Refuse before any work: an existing target needs --force.
-  if (!opts.out.empty() && !opts.force) {
-    std::error_code ec;
-    if (fs::symlink_status(opts.out, ec).type() != fs::file_type::not_found && !ec)
-      return reportError("--out: " + opts.out + " exists; pass --force to overwrite it",
-                         kExitUsage);
-  }
+  if (int code = refuseExistingOut(opts.out, opts.force))
+    return code;
 
   auto loaded = loadForCommand(opts.file);
   if (!loaded)
@@ -61,16 +56,8 @@ int execute() {
 
   if (!opts.out.empty()) {
     std::string text = analysis::anchorModule(report, opts.file);
-    if (auto err = writeFileAtomically(opts.out, text, opts.force)) {
-      int code = kExitIO;
-      std::string message;
-      llvm::handleAllErrors(std::move(err), [&](const OutputFileError &e) {
-        message = e.message;
-        if (e.exists)
-          code = kExitUsage;
-      });
-      return reportError("--out: " + message, code);
-    }
+    if (int code = writeOutFile(opts.out, text, opts.force))
+      return code;
   }
 
   if (opts.format == "json") {

@@ -110,6 +110,11 @@ struct RecoverReport {
 RecoverReport recover(const ir::Module &mod, gluon::GluonApi api,
                       const std::string &archOverride = {});
 
+/// The constant each layout is named by in the anchor module (ACC_LAYOUT,
+/// LOAD_LAYOUT_1, ...), index-aligned with report.layouts; empty for a
+/// layout with no Gluon constructor.
+std::vector<std::string> layoutConstantNames(const RecoverReport &report);
+
 /// The deterministic Python module with one `gl.constexpr` per layout.
 std::string anchorModule(const RecoverReport &report, const std::string &sourcePath);
 

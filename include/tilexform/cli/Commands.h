@@ -29,5 +29,7 @@ void addAuditCommand(CLI::App &root);
 int runAuditCommand();
 void addParityGateCommand(CLI::App &root);
 int runParityGateCommand();
+void addTranscribeCommand(CLI::App &root);
+int runTranscribeCommand();
 
 } // namespace tilexform::cli

@@ -60,6 +60,13 @@ int finishOutput(int exitCode);
 int reportError(llvm::Error err, int exitCode = kExitInput);
 int reportError(const std::string &message, int exitCode);
 
+/// `--out PATH` before any work: an existing target without `--force` is a
+/// usage error (reported; its exit code returned), else 0.
+int refuseExistingOut(const std::string &out, bool force);
+/// Writes `text` to `out` safely (support/OutputFile.h); 0, or the exit code
+/// of the reported error (64 for an existing target, 74 for a failed write).
+int writeOutFile(const std::string &out, llvm::StringRef text, bool force);
+
 /// `--format text|json` and `--json` on a command.
 void addFormatOptions(CLI::App *cmd, std::string &format, bool &json);
 

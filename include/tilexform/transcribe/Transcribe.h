@@ -1,0 +1,49 @@
+// Transcription: a Gluon kernel module written from a plain Triton dump, op
+// by op, every layout plain's compiler chose applied where plain's op
+// carries it, so that the anchor verifies by construction.
+#pragma once
+
+#include "tilexform/analysis/Recover.h"
+#include "tilexform/gluon/Gluon.h"
+#include "tilexform/ir/Module.h"
+
+#include <llvm/Support/Error.h>
+
+#include <string>
+#include <vector>
+
+namespace tilexform::transcribe {
+
+struct TranscribeOptions {
+  gluon::GluonApi api = gluon::GluonApi::V3_6;
+  std::string kernelName; // empty: the dump's function name
+  bool allowGaps = false; // write a compile-time placeholder for what has no spelling
+  std::string sourceName; // how the header names the dump (no directories)
+};
+
+/// Something with no Gluon spelling on the chosen API.
+struct Gap {
+  std::string what; // the op ("amdg.in_thread_transpose") or layout ("amd_rotating_shared")
+  std::string kind; // "op" or "layout"
+  unsigned line = 0;
+  std::string reason;
+};
+
+struct TranscribeReport {
+  std::string kernel;      // the dump's function
+  std::string anchorName;  // the Gluon kernel's name
+  std::string form;        // "pipelined" or "not pipelined", as plain's hot loop shows
+  std::string python;      // the module (empty when blocked and gaps are not allowed)
+  std::vector<Gap> blockedBy;
+  size_t opsTotal = 0, opsTranscribed = 0;
+  std::vector<std::string> imports; // Gluon modules the kernel needs
+};
+
+/// Transcribes the one public function of `module`. Fails (an input error)
+/// only for a dump with no function or several; what has no spelling is in
+/// blockedBy.
+llvm::Expected<TranscribeReport> transcribe(const ir::Module &module,
+                                            const analysis::RecoverReport &recovered,
+                                            const TranscribeOptions &options);
+
+} // namespace tilexform::transcribe

@@ -1,0 +1,110 @@
+// `tilexform transcribe PLAIN.ttgir --out anchor.py`: a Gluon kernel module
+// written from plain's dump, every layout applied where plain's op carries it.
+#include "tilexform/analysis/Recover.h"
+#include "tilexform/cli/Commands.h"
+#include "tilexform/cli/Output.h"
+#include "tilexform/transcribe/Transcribe.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <llvm/Support/Path.h>
+
+namespace tilexform::cli {
+
+namespace {
+
+struct TranscribeCliOptions {
+  std::string file, out, gluonApi = "3.6", kernelName, format = "text", arch;
+  bool json = false, force = false, allowGaps = false;
+} opts;
+
+} // namespace
+
+void addTranscribeCommand(CLI::App &root) {
+  auto *cmd = root.add_subcommand(
+      "transcribe", "Write a Gluon kernel module from a plain .ttgir, every layout applied to its "
+                    "op");
+  cmd->add_option("file", opts.file, "The plain Triton dump (.ttgir)")->required();
+  cmd->add_option("--out", opts.out, "Write the module here (default: stdout, text format)");
+  cmd->add_flag("--force", opts.force, "Overwrite an existing --out file");
+  cmd->add_option("--kernel-name", opts.kernelName, "Name of the Gluon kernel (default: plain's)");
+  cmd->add_flag("--allow-gaps", opts.allowGaps,
+                "Write a placeholder that fails at compile time for what has no Gluon spelling, "
+                "instead of refusing");
+  cmd->add_option("--arch", opts.arch, "The target, overriding the module's");
+  addGluonApiOption(cmd, opts.gluonApi);
+  addFormatOptions(cmd, opts.format, opts.json);
+}
+
+int runTranscribeCommand() {
+  if (opts.json)
+    opts.format = "json";
+  auto api = resolveGluonApi(opts.gluonApi);
+  if (!api)
+    return kExitUsage;
+  if (int code = refuseExistingOut(opts.out, opts.force))
+    return code;
+  auto loaded = loadForCommand(opts.file);
+  if (!loaded)
+    return reportError(loaded.takeError());
+  auto recovered = analysis::recover(**loaded, *api, opts.arch);
+  transcribe::TranscribeOptions o;
+  o.api = *api;
+  o.kernelName = opts.kernelName;
+  o.allowGaps = opts.allowGaps;
+  o.sourceName = llvm::sys::path::filename(opts.file).str();
+  auto r = transcribe::transcribe(**loaded, recovered, o);
+  if (!r)
+    return reportError(r.takeError());
+  bool blocked = !r->blockedBy.empty();
+  int code = blocked && !opts.allowGaps ? kExitFinding : kExitOk;
+  std::string verdict = blocked ? (opts.allowGaps ? "TRANSCRIBED_WITH_GAPS" : "BLOCKED")
+                                : "TRANSCRIBED";
+  bool wrote = false;
+  if (!r->python.empty() && !opts.out.empty()) {
+    if (int c = writeOutFile(opts.out, r->python, opts.force))
+      return c;
+    wrote = true;
+  }
+  if (opts.format == "json") {
+    Json j = envelope("transcribe", verdict, code);
+    j["file"] = opts.file;
+    j["kernel"] = r->kernel;
+    j["anchor_kernel"] = r->anchorName;
+    j["form"] = r->form;
+    j["out"] = wrote ? Json(opts.out) : Json(nullptr);
+    j["coverage"] = Json{{"transcribed", r->opsTranscribed},
+                         {"total", r->opsTotal},
+                         {"ratio", r->opsTotal ? double(r->opsTranscribed) / double(r->opsTotal)
+                                               : 1.0}};
+    Json gaps = Json::array();
+    for (auto &g : r->blockedBy)
+      gaps.push_back(
+          Json{{"kind", g.kind}, {"what", g.what}, {"line", g.line}, {"reason", g.reason}});
+    j["blocked_by"] = gaps;
+    j["imports"] = r->imports;
+    if (opts.out.empty() && !r->python.empty())
+      j["python"] = r->python;
+    printJson(j);
+    return code;
+  }
+  if (opts.out.empty() && !r->python.empty() && !blocked) {
+    printText(r->python);
+    return code;
+  }
+  std::string out = fmt::format("transcribe: {} ({}, {})\n", opts.file, r->kernel, r->form);
+  out += fmt::format("  coverage: {}/{} ops\n", r->opsTranscribed, r->opsTotal);
+  for (auto &g : r->blockedBy)
+    out += fmt::format("  blocked by {} {} at line {}: {}\n", g.kind, g.what, g.line, g.reason);
+  if (wrote)
+    out += fmt::format("  wrote {}\n", opts.out);
+  else if (blocked && !opts.allowGaps)
+    out += "  nothing written (--allow-gaps writes placeholders that fail at compile time)\n";
+  out += fmt::format("verdict: {}\n", verdict);
+  if (opts.out.empty() && !r->python.empty())
+    out += r->python;
+  printText(out);
+  return code;
+}
+
+} // namespace tilexform::cli
