@@ -58,8 +58,8 @@ int runTranscribeCommand() {
     return reportError(r.takeError());
   bool blocked = !r->blockedBy.empty();
   int code = blocked && !opts.allowGaps ? kExitFinding : kExitOk;
-  std::string verdict = blocked ? (opts.allowGaps ? "TRANSCRIBED_WITH_GAPS" : "BLOCKED")
-                                : "TRANSCRIBED";
+  std::string verdict =
+      blocked ? (opts.allowGaps ? "TRANSCRIBED_WITH_GAPS" : "BLOCKED") : "TRANSCRIBED";
   bool wrote = false;
   if (!r->python.empty() && !opts.out.empty()) {
     if (int c = writeOutFile(opts.out, r->python, opts.force))
@@ -73,10 +73,10 @@ int runTranscribeCommand() {
     j["anchor_kernel"] = r->anchorName;
     j["form"] = r->form;
     j["out"] = wrote ? Json(opts.out) : Json(nullptr);
-    j["coverage"] = Json{{"transcribed", r->opsTranscribed},
-                         {"total", r->opsTotal},
-                         {"ratio", r->opsTotal ? double(r->opsTranscribed) / double(r->opsTotal)
-                                               : 1.0}};
+    j["coverage"] =
+        Json{{"transcribed", r->opsTranscribed},
+             {"total", r->opsTotal},
+             {"ratio", r->opsTotal ? double(r->opsTranscribed) / double(r->opsTotal) : 1.0}};
     Json gaps = Json::array();
     for (auto &g : r->blockedBy)
       gaps.push_back(

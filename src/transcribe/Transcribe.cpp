@@ -28,15 +28,62 @@ using ir::Operation;
 using ir::Value;
 
 const std::set<std::string> &pythonReserved() {
-  static const std::set<std::string> words = {
-      "False", "None",  "True",  "and",    "as",       "assert", "async",  "await",
-      "break", "class", "continue", "def", "del",      "elif",   "else",   "except",
-      "finally", "for", "from",  "global", "if",       "import", "in",     "is",
-      "lambda", "nonlocal", "not", "or",   "pass",     "raise",  "return", "try",
-      "while", "with",  "yield", "gl",     "gluon",    "triton", "tl",     "range",
-      "float", "int",   "len",   "print",  "launch",   "async_copy", "mbarrier", "tma",
-      "cdna3", "cdna4", "warpgroup_mma", "warpgroup_mma_wait", "warpgroup_mma_init",
-      "fence_async_shared", "mma_v2", "NUM_WARPS"};
+  static const std::set<std::string> words = {"False",
+                                              "None",
+                                              "True",
+                                              "and",
+                                              "as",
+                                              "assert",
+                                              "async",
+                                              "await",
+                                              "break",
+                                              "class",
+                                              "continue",
+                                              "def",
+                                              "del",
+                                              "elif",
+                                              "else",
+                                              "except",
+                                              "finally",
+                                              "for",
+                                              "from",
+                                              "global",
+                                              "if",
+                                              "import",
+                                              "in",
+                                              "is",
+                                              "lambda",
+                                              "nonlocal",
+                                              "not",
+                                              "or",
+                                              "pass",
+                                              "raise",
+                                              "return",
+                                              "try",
+                                              "while",
+                                              "with",
+                                              "yield",
+                                              "gl",
+                                              "gluon",
+                                              "triton",
+                                              "tl",
+                                              "range",
+                                              "float",
+                                              "int",
+                                              "len",
+                                              "print",
+                                              "launch",
+                                              "async_copy",
+                                              "mbarrier",
+                                              "tma",
+                                              "cdna3",
+                                              "cdna4",
+                                              "warpgroup_mma",
+                                              "warpgroup_mma_wait",
+                                              "warpgroup_mma_init",
+                                              "fence_async_shared",
+                                              "mma_v2",
+                                              "NUM_WARPS"};
   return words;
 }
 
@@ -80,12 +127,20 @@ std::string dtypeName(mlir::Type t) {
     return inner.empty() ? "" : "gl.pointer_type(" + inner + ")";
   }
   std::string s = ir::typeText(t);
-  static const std::map<std::string, std::string> names = {
-      {"f32", "gl.float32"},         {"f16", "gl.float16"},        {"bf16", "gl.bfloat16"},
-      {"f64", "gl.float64"},         {"i1", "gl.int1"},            {"i8", "gl.int8"},
-      {"i16", "gl.int16"},           {"i32", "gl.int32"},          {"i64", "gl.int64"},
-      {"f8E4M3FN", "gl.float8e4nv"}, {"f8E5M2", "gl.float8e5"},    {"f8E4M3FNUZ", "gl.float8e4b8"},
-      {"f8E5M2FNUZ", "gl.float8e5b16"}, {"f8E4M3B11FNUZ", "gl.float8e4b15"}};
+  static const std::map<std::string, std::string> names = {{"f32", "gl.float32"},
+                                                           {"f16", "gl.float16"},
+                                                           {"bf16", "gl.bfloat16"},
+                                                           {"f64", "gl.float64"},
+                                                           {"i1", "gl.int1"},
+                                                           {"i8", "gl.int8"},
+                                                           {"i16", "gl.int16"},
+                                                           {"i32", "gl.int32"},
+                                                           {"i64", "gl.int64"},
+                                                           {"f8E4M3FN", "gl.float8e4nv"},
+                                                           {"f8E5M2", "gl.float8e5"},
+                                                           {"f8E4M3FNUZ", "gl.float8e4b8"},
+                                                           {"f8E5M2FNUZ", "gl.float8e5b16"},
+                                                           {"f8E4M3B11FNUZ", "gl.float8e4b15"}};
   auto it = names.find(s);
   return it == names.end() ? "" : it->second;
 }
@@ -215,6 +270,31 @@ std::string keywordAfterName(const Operation &op) {
   return "";
 }
 
+/// The first integer written after the op's operands in its own text, before
+/// its type (`ttng.init_barrier %b, 1 : ...`, `ttng.barrier_expect %b, 32768, %p`).
+std::optional<int64_t> integerInText(const Operation &op) {
+  llvm::StringRef text = op.text;
+  ir::TokenStream ts = ir::lex(text);
+  bool afterName = false;
+  for (auto &t : ts.tokens) {
+    if (t.is(ir::TokenKind::BareId) && t.spelling(text) == llvm::StringRef(op.writtenName))
+      afterName = true;
+    else if (afterName && t.is(ir::TokenKind::Colon))
+      break;
+    else if (afterName && t.is(ir::TokenKind::Integer)) {
+      int64_t v = 0;
+      if (!t.spelling(text).getAsInteger(0, v))
+        return v;
+    }
+  }
+  return std::nullopt;
+}
+
+bool isTensorDesc(mlir::Type t) {
+  auto tt = mlir::dyn_cast_or_null<ir::TritonType>(t);
+  return tt && tt.kind() == ir::TritonTypeKind::TensorDesc;
+}
+
 class Emitter {
 public:
   Emitter(const ir::Module &m, const analysis::RecoverReport &rec, const TranscribeOptions &o)
@@ -336,8 +416,8 @@ private:
     statement(op, fmt::format("{} {} {}", expr(op.operands[0]), pyOp, expr(op.operands[1])));
   }
   void call2(const Operation &op, const char *fn, const std::string &extra = "") {
-    statement(op, fmt::format("{}({}, {}{})", fn, expr(op.operands[0]), expr(op.operands[1]),
-                              extra));
+    statement(op,
+              fmt::format("{}({}, {}{})", fn, expr(op.operands[0]), expr(op.operands[1]), extra));
   }
   void call1(const Operation &op, const char *fn) {
     statement(op, fmt::format("{}({})", fn, expr(op.operands[0])));
@@ -751,6 +831,76 @@ const std::map<std::string, Emitter::Handler> &Emitter::emitters() {
          for (auto *r : op.results)
            e.exprs_[r] = "None";
        }},
+      {"ttng.init_barrier",
+       [](Emitter &e, const Operation &op) {
+         e.need("mbarrier");
+         e.line(fmt::format("mbarrier.init({}, count={})  # line {}", e.expr(op.operand("alloc")),
+                            integerInText(op).value_or(1), op.pos.line));
+       }},
+      {"ttng.inval_barrier",
+       [](Emitter &e, const Operation &op) {
+         e.need("mbarrier");
+         e.line(fmt::format("mbarrier.invalidate({})  # line {}", e.expr(op.operand("alloc")),
+                            op.pos.line));
+       }},
+      {"ttng.barrier_expect",
+       [](Emitter &e, const Operation &op) {
+         e.need("mbarrier");
+         e.line(fmt::format("mbarrier.expect({}, {}, pred={})  # line {}",
+                            e.expr(op.operand("alloc")), integerInText(op).value_or(0),
+                            e.expr(op.operand("pred")), op.pos.line));
+       }},
+      {"ttng.wait_barrier",
+       [](Emitter &e, const Operation &op) {
+         e.need("mbarrier");
+         std::string extra;
+         if (auto *pred = op.operand("pred"))
+           extra += ", pred=" + e.expr(pred);
+         auto deps = op.operandGroup("deps");
+         if (!deps.empty()) {
+           std::vector<std::string> d;
+           for (auto *v : deps)
+             d.push_back(e.expr(v));
+           extra += ", deps=[" + llvm::join(d, ", ") + "]";
+         }
+         e.line(fmt::format("mbarrier.wait({}, {}{})  # line {}", e.expr(op.operand("alloc")),
+                            e.expr(op.operand("phase")), extra, op.pos.line));
+       }},
+      {"ttng.arrive_barrier",
+       [](Emitter &e, const Operation &op) {
+         e.need("mbarrier");
+         std::string pred = op.operand("pred") ? ", pred=" + e.expr(op.operand("pred")) : "";
+         e.line(fmt::format("mbarrier.arrive({}, count={}{})  # line {}",
+                            e.expr(op.operand("alloc")), integerInText(op).value_or(1), pred,
+                            op.pos.line));
+       }},
+      {"ttng.async_tma_copy_global_to_local",
+       [](Emitter &e, const Operation &op) {
+         e.need("tma");
+         std::vector<std::string> coord;
+         for (auto *v : op.operandGroup("coord"))
+           coord.push_back(e.expr(v));
+         e.line(fmt::format("tma.async_copy_global_to_shared({}, [{}], {}, {}, pred={})  # line {}",
+                            e.expr(op.operand("desc")), llvm::join(coord, ", "),
+                            e.expr(op.operand("barrier")), e.expr(op.operand("result")),
+                            e.expr(op.operand("pred")), op.pos.line));
+       }},
+      {"ttng.async_tma_copy_local_to_global",
+       [](Emitter &e, const Operation &op) {
+         e.need("tma");
+         std::vector<std::string> coord;
+         for (auto *v : op.operandGroup("coord"))
+           coord.push_back(e.expr(v));
+         e.line(fmt::format("tma.async_copy_shared_to_global({}, [{}], {})  # line {}",
+                            e.expr(op.operand("desc")), llvm::join(coord, ", "),
+                            e.expr(op.operand("src")), op.pos.line));
+       }},
+      {"ttng.async_tma_store_wait",
+       [](Emitter &e, const Operation &op) {
+         e.need("tma");
+         e.line(fmt::format("tma.store_wait({})  # line {}", op.intAttr("pendings").value_or(0),
+                            op.pos.line));
+       }},
       {"tt.return", [](Emitter &, const Operation &) {}},
   };
   return table;
@@ -794,7 +944,8 @@ std::string Emitter::combineFunction(const Operation &op) {
        ++n)
     name = fmt::format("_{}_{}", what, n);
   helperByBody_[key] = name;
-  helpers_.push_back(fmt::format("@gluon.jit\ndef {}({}):\n{}", name, llvm::join(args, ", "), body));
+  helpers_.push_back(
+      fmt::format("@gluon.jit\ndef {}({}):\n{}", name, llvm::join(args, ", "), body));
   return name;
 }
 
@@ -816,9 +967,9 @@ void Emitter::emitFor(const Operation &op) {
     std::string init = expr(inits[i]);
     // An accumulator an async warpgroup MMA leaves in flight across the
     // back-edge is carried as one from the start.
-    const Operation *src =
-        yield && i < yield->operands.size() && yield->operands[i] ? yield->operands[i]->definingOp
-                                                                  : nullptr;
+    const Operation *src = yield && i < yield->operands.size() && yield->operands[i]
+                               ? yield->operands[i]->definingOp
+                               : nullptr;
     if (src && src->name == "ttng.warp_group_dot" && src->attr("isAsync") &&
         ir::attrText(src->attr("isAsync")) == "true" && isTensor(inits[i]->type)) {
       need("hopper_init");
@@ -833,9 +984,9 @@ void Emitter::emitFor(const Operation &op) {
     carried.push_back(n);
     line(fmt::format("{} = {}", n, init));
   }
-  std::string numStages = op.intAttr("tt.num_stages")
-                              ? fmt::format("  # plain: tt.num_stages = {}", *op.intAttr("tt.num_stages"))
-                              : "";
+  std::string numStages = op.intAttr("tt.num_stages") ? fmt::format("  # plain: tt.num_stages = {}",
+                                                                    *op.intAttr("tt.num_stages"))
+                                                      : "";
   line(fmt::format("for {} in range({}, {}, {}):  # line {}{}", nameFor(b.arguments[0]), expr(lb),
                    expr(ub), expr(st), op.pos.line, numStages));
   ++indent_;
@@ -916,8 +1067,9 @@ void Emitter::emitOp(const Operation &op) {
   } else {
     auto it = emitters().find(op.name);
     if (it == emitters().end()) {
-      bool noBuiltin = std::any_of(rec_.unsupportedOps.begin(), rec_.unsupportedOps.end(),
-                                   [&](const analysis::UnsupportedOp &u) { return u.name == op.name; });
+      bool noBuiltin =
+          std::any_of(rec_.unsupportedOps.begin(), rec_.unsupportedOps.end(),
+                      [&](const analysis::UnsupportedOp &u) { return u.name == op.name; });
       gap("op", op.name, op.pos.line,
           noBuiltin  ? "Gluon has no builtin for it on this API"
           : op.known ? "no Gluon spelling in this transcriber yet"
@@ -965,9 +1117,27 @@ llvm::Expected<TranscribeReport> Emitter::run() {
                                         "a function without a body");
   const ir::Block &entry = *fn->regions[0]->blocks[0];
   std::vector<std::string> argNotes;
+  // A host tensor descriptor is followed by its shape and strides, which
+  // Triton passes as extra arguments named after it; Gluon's descriptor
+  // carries them itself.
+  std::vector<std::pair<std::string, std::string>> descriptors; // param, layout constant
+  std::string lastDesc;
   for (auto *a : entry.arguments) {
+    if (!lastDesc.empty() && !isTensorDesc(a->type) &&
+        a->name.rfind("%" + lastDesc + "_", 0) == 0) {
+      if (!a->uses.empty())
+        gap("op", "tensor descriptor field " + a->name, fn->pos.line,
+            "the kernel reads a descriptor's shape or stride argument directly");
+      exprs_[a] = "None";
+      continue;
+    }
     std::string n = nameFor(a);
     params.push_back(n);
+    lastDesc.clear();
+    if (isTensorDesc(a->type)) {
+      lastDesc = a->name.substr(1);
+      descriptors.emplace_back(n, layoutOf(a->type, fn->pos.line));
+    }
     std::string note = a->type ? ir::typeText(a->type) : "?";
     if (a->attributes && !a->attributes.empty())
       note += " " + ir::attrText(a->attributes);
@@ -995,9 +1165,9 @@ llvm::Expected<TranscribeReport> Emitter::run() {
   out += fmt::format("# target: {}\n", m_.facts.target.empty() ? "unknown" : m_.facts.target);
   out += fmt::format("# num_warps: {}\n",
                      m_.facts.numWarps ? std::to_string(*m_.facts.numWarps) : "unknown");
-  out += fmt::format("# threads_per_warp: {}\n", m_.facts.threadsPerWarp
-                                                      ? std::to_string(*m_.facts.threadsPerWarp)
-                                                      : "unknown");
+  out +=
+      fmt::format("# threads_per_warp: {}\n",
+                  m_.facts.threadsPerWarp ? std::to_string(*m_.facts.threadsPerWarp) : "unknown");
   out += fmt::format("# gluon api: {}\n", gluon::gluonApiName(o_.api));
   out += fmt::format("# form: {}{}\n", r.form,
                      r.form == "pipelined"
@@ -1020,6 +1190,13 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     out += "from triton.experimental.gluon.language.nvidia.ampere import mma_v2\n";
   if (imports_.count("async_copy"))
     out += "from triton.experimental.gluon.language.nvidia.ampere import async_copy\n";
+  if (imports_.count("mbarrier") || imports_.count("tma"))
+    out += fmt::format("from triton.experimental.gluon.language.nvidia.hopper import {}\n",
+                       imports_.count("mbarrier") && imports_.count("tma") ? "mbarrier, tma"
+                       : imports_.count("tma")                             ? "tma"
+                                                                           : "mbarrier");
+  if (!descriptors.empty())
+    out += "from triton.experimental.gluon.nvidia.hopper import TensorDescriptor\n";
   if (imports_.count("amd_async_copy"))
     out += "from triton.experimental.gluon.language.amd.cdna4 import async_copy\n";
   for (const char *mod : {"cdna3", "cdna4"})
@@ -1048,6 +1225,11 @@ llvm::Expected<TranscribeReport> Emitter::run() {
   out += "\n\n";
   out += fmt::format("def launch(grid, {}):\n", llvm::join(params, ", "));
   out += "    \"\"\"Runs the anchor on plain's arguments with plain's grid and num_warps.\"\"\"\n";
+  for (auto &[param, layout] : descriptors)
+    out +=
+        fmt::format("    {0} = TensorDescriptor({0}.base, {0}.shape, {0}.strides, {0}.block_shape, "
+                    "{1}.value)\n",
+                    param, layout);
   out += fmt::format("    return {}[grid]({}, num_warps=NUM_WARPS)\n", r.anchorName,
                      llvm::join(params, ", "));
   r.python = std::move(out);

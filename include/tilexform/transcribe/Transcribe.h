@@ -30,10 +30,10 @@ struct Gap {
 };
 
 struct TranscribeReport {
-  std::string kernel;      // the dump's function
-  std::string anchorName;  // the Gluon kernel's name
-  std::string form;        // "pipelined" or "not pipelined", as plain's hot loop shows
-  std::string python;      // the module (empty when blocked and gaps are not allowed)
+  std::string kernel;     // the dump's function
+  std::string anchorName; // the Gluon kernel's name
+  std::string form;       // "pipelined" or "not pipelined", as plain's hot loop shows
+  std::string python;     // the module (empty when blocked and gaps are not allowed)
   std::vector<Gap> blockedBy;
   size_t opsTotal = 0, opsTranscribed = 0;
   std::vector<std::string> imports; // Gluon modules the kernel needs

@@ -1,0 +1,78 @@
+#include "TestUtil.h"
+
+#include "tilexform/transcribe/Transcribe.h"
+
+using namespace tilexform;
+
+namespace {
+
+transcribe::TranscribeReport transcribeText(const std::string &text) {
+  auto m = ir::loadModuleText(text, "t.ttgir");
+  EXPECT_TRUE(bool(m)) << (m ? "" : llvm::toString(m.takeError()));
+  auto rec = analysis::recover(**m, gluon::GluonApi::V3_6);
+  transcribe::TranscribeOptions o;
+  o.sourceName = "t.ttgir";
+  auto r = transcribe::transcribe(**m, rec, o);
+  EXPECT_TRUE(bool(r));
+  return *r;
+}
+
+const char *kHeader =
+    "#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], "
+    "order = [0]}>\n"
+    "module attributes {\"ttg.num-ctas\" = 1 : i32, \"ttg.num-warps\" = 4 : i32, ttg.target = "
+    "\"cuda:90\", \"ttg.threads-per-warp\" = 32 : i32} {\n";
+
+} // namespace
+
+TEST(Transcribe, ConstantsComparisonsAndLoops) {
+  std::string text = std::string(kHeader) + R"(
+  tt.func public @k(%x: !tt.ptr<f32>, %n: i32) {
+    %ninf = arith.constant dense<0xFF800000> : tensor<128xf32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %s = tt.splat %n : i32 -> tensor<128xi32, #blocked>
+    %m = arith.cmpi slt, %r, %s : tensor<128xi32, #blocked>
+    %acc = scf.for %i = %c0 to %n step %c1 iter_args(%a = %ninf) -> (tensor<128xf32, #blocked>) : i32 {
+      %b = arith.maxnumf %a, %a : tensor<128xf32, #blocked>
+      scf.yield %b : tensor<128xf32, #blocked>
+    }
+    %p = tt.splat %x : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+    %q = tt.addptr %p, %r : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+    tt.store %q, %acc, %m : tensor<128x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+)";
+  auto r = transcribeText(text);
+  EXPECT_TRUE(r.blockedBy.empty());
+  EXPECT_EQ(r.opsTranscribed, r.opsTotal);
+  EXPECT_NE(r.python.find("gl.full([128], float(\"-inf\"), gl.float32, layout="), std::string::npos)
+      << r.python;
+  EXPECT_NE(r.python.find("m = r < s"), std::string::npos) << r.python;
+  EXPECT_NE(r.python.find("for i in range(0, n, 1):"), std::string::npos) << r.python;
+  EXPECT_NE(r.python.find("a = b"), std::string::npos) << r.python;
+  EXPECT_NE(r.python.find("gl.store(q, acc, mask=m)"), std::string::npos) << r.python;
+  EXPECT_NE(r.python.find("def launch(grid, x, n):"), std::string::npos) << r.python;
+  // Same input, same bytes.
+  EXPECT_EQ(transcribeText(text).python, r.python);
+}
+
+TEST(Transcribe, WhatHasNoSpellingBlocks) {
+  std::string text = std::string(kHeader) + R"(
+  tt.func public @k(%x: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %u = arith.cmpi ult, %r, %r : tensor<128xi32, #blocked>
+    %z = "tt.future_op"(%r) : (tensor<128xi32, #blocked>) -> tensor<128xi32, #blocked>
+    tt.return
+  }
+}
+)";
+  auto r = transcribeText(text);
+  ASSERT_EQ(r.blockedBy.size(), 2u);
+  EXPECT_EQ(r.blockedBy[0].what, "arith.cmpi ult");
+  EXPECT_EQ(r.blockedBy[1].what, "tt.future_op");
+  EXPECT_TRUE(r.python.empty());
+  EXPECT_EQ(r.opsTranscribed + 2, r.opsTotal);
+}
