@@ -673,49 +673,73 @@ Census census(const KernelListing &k, size_t first, size_t last) {
   return makeCensus(k, first, last);
 }
 
+/// Marks each loop of `loops` (sorted outermost first: by head, then the
+/// longer span) that encloses another loop i for which `counts(i)` holds, and
+/// sets each loop's depth, in one pass with a stack of the enclosing spans.
+template <class Counts>
+void nestLoops(std::vector<Loop> &loops, Counts counts, std::vector<bool> &enclosesOther) {
+  enclosesOther.assign(loops.size(), false);
+  std::vector<size_t> stack;
+  for (size_t i = 0; i < loops.size(); ++i) {
+    while (!stack.empty() && loops[stack.back()].latch < loops[i].latch)
+      stack.pop_back();
+    loops[i].depth = stack.size();
+    // Innermost enclosing span first; below a marked one all are marked
+    // (they enclosed it when it was marked, and the stack below it has not
+    // changed since).
+    if (counts(i))
+      for (auto j = stack.rbegin(); j != stack.rend() && !enclosesOther[*j]; ++j)
+        enclosesOther[*j] = true;
+    stack.push_back(i);
+  }
+}
+
 std::vector<Loop> findLoops(const KernelListing &k) {
+  const size_t n = k.instructions.size();
+  std::vector<InstrClass> cls(n);
+  for (size_t i = 0; i < n; ++i)
+    cls[i] = classify(k.isa, k.instructions[i]);
   std::map<size_t, size_t> latchOf; // head → furthest back-edge
-  for (size_t i = 0; i < k.instructions.size(); ++i) {
+  for (size_t i = 0; i < n; ++i) {
     const Instruction &in = k.instructions[i];
-    if (!in.target || *in.target >= i || classify(k.isa, in) != InstrClass::Branch)
+    if (!in.target || *in.target >= i || cls[i] != InstrClass::Branch)
       continue;
     auto [it, fresh] = latchOf.emplace(*in.target, i);
     if (!fresh)
       it->second = std::max(it->second, i);
   }
+  // Prefix counts, so that each loop's census of kinds is O(1).
+  std::vector<size_t> matrix(n + 1), memory(n + 1), waits(n + 1);
+  for (size_t i = 0; i < n; ++i) {
+    matrix[i + 1] = matrix[i] + (cls[i] == InstrClass::Matrix);
+    memory[i + 1] = memory[i] + (isMemoryClass(cls[i]) || cls[i] == InstrClass::Tma);
+    waits[i + 1] = waits[i] + (cls[i] == InstrClass::Wait);
+  }
+  std::map<size_t, std::string> labelOf;
+  for (auto &[name, at] : k.labels)
+    labelOf.emplace(at, name);
   std::vector<Loop> loops;
   for (auto &[head, latch] : latchOf) {
     Loop l;
     l.head = head;
     l.latch = latch;
-    l.label = k.labelAt(head);
-    bool memory = false, waits = false;
-    for (size_t i = head; i <= latch; ++i) {
-      InstrClass cls = classify(k.isa, k.instructions[i]);
-      if (cls == InstrClass::Matrix)
-        ++l.matrix;
-      memory = memory || isMemoryClass(cls) || cls == InstrClass::Tma;
-      waits = waits || cls == InstrClass::Wait;
-    }
-    l.spin = latch - head + 1 <= 8 && l.matrix == 0 && !memory && waits;
+    auto lab = labelOf.find(head);
+    l.label = lab != labelOf.end() ? lab->second : k.labelAt(head);
+    l.matrix = matrix[latch + 1] - matrix[head];
+    bool mem = memory[latch + 1] - memory[head] > 0;
+    bool wait = waits[latch + 1] - waits[head] > 0;
+    l.spin = latch - head + 1 <= 8 && l.matrix == 0 && !mem && wait;
     loops.push_back(l);
   }
   // Outermost first: by head, then the longer span first.
   std::sort(loops.begin(), loops.end(), [](const Loop &a, const Loop &b) {
     return a.head != b.head ? a.head < b.head : a.latch > b.latch;
   });
-  auto inside = [](const Loop &in, const Loop &out) {
-    return &in != &out && in.head >= out.head && in.latch <= out.latch;
-  };
-  for (auto &l : loops) {
-    l.innermost = true;
-    for (auto &o : loops) {
-      if (inside(l, o))
-        ++l.depth;
-      if (inside(o, l) && !o.spin)
-        l.innermost = false;
-    }
-  }
+  std::vector<bool> enclosesLoop;
+  nestLoops(
+      loops, [&](size_t i) { return !loops[i].spin; }, enclosesLoop);
+  for (size_t i = 0; i < loops.size(); ++i)
+    loops[i].innermost = !enclosesLoop[i];
   return loops;
 }
 
@@ -803,15 +827,16 @@ llvm::Expected<AuditReport> audit(const std::string &file, llvm::StringRef text,
       most = std::max(most, r.loops[i].matrix);
     std::erase_if(cands, [&](size_t i) { return r.loops[i].matrix != most; });
     // Innermost among those left: contains no other candidate.
+    std::vector<bool> isCand(r.loops.size(), false);
+    for (size_t i : cands)
+      isCand[i] = true;
+    std::vector<bool> enclosesCand;
+    nestLoops(
+        r.loops, [&](size_t i) { return bool(isCand[i]); }, enclosesCand);
     std::vector<size_t> inner;
-    for (size_t i : cands) {
-      bool containsOther = false;
-      for (size_t j : cands)
-        if (j != i && r.loops[j].head >= r.loops[i].head && r.loops[j].latch <= r.loops[i].latch)
-          containsOther = true;
-      if (!containsOther)
+    for (size_t i : cands)
+      if (!enclosesCand[i])
         inner.push_back(i);
-    }
     size_t best = inner.front();
     for (size_t i : inner)
       if (r.loops[i].latch - r.loops[i].head < r.loops[best].latch - r.loops[best].head)
