@@ -290,6 +290,22 @@ std::optional<int64_t> integerInText(const Operation &op) {
   return std::nullopt;
 }
 
+/// The integers of an attribute written `16 : i32` or `dense<[16, 8]> :
+/// tensor<2xi32>` (those before its type).
+std::vector<int64_t> attrIntegers(mlir::Attribute a) {
+  std::string text = ir::attrText(a);
+  ir::TokenStream ts = ir::lex(text);
+  std::vector<int64_t> out;
+  for (auto &t : ts.tokens) {
+    if (t.is(ir::TokenKind::Colon))
+      break;
+    int64_t v = 0;
+    if (t.is(ir::TokenKind::Integer) && !t.spelling(text).getAsInteger(0, v))
+      out.push_back(v);
+  }
+  return out;
+}
+
 bool isTensorDesc(mlir::Type t) {
   auto tt = mlir::dyn_cast_or_null<ir::TritonType>(t);
   return tt && tt.kind() == ir::TritonTypeKind::TensorDesc;
@@ -396,6 +412,7 @@ private:
   }
 
   void emitBlock(const ir::Block &b);
+  void hints(const Operation &op);
   void emitOp(const Operation &op);
   void emitFor(const Operation &op);
   void emitIf(const Operation &op);
@@ -1080,10 +1097,35 @@ void Emitter::emitOp(const Operation &op) {
                          op.name, op.pos.line));
     } else {
       it->second(*this, op);
+      hints(op);
     }
   }
   if (currentOk_)
     ++opsDone_;
+}
+
+// tl.multiple_of / tl.max_contiguous / tl.max_constancy leave attributes on
+// the op that defines the value; Gluon spells them the same way.
+void Emitter::hints(const Operation &op) {
+  if (op.results.size() != 1 || exprs_.count(op.results[0]))
+    return;
+  static const std::pair<const char *, const char *> kHints[] = {
+      {"tt.divisibility", "gl.multiple_of"},
+      {"tt.contiguity", "gl.max_contiguous"},
+      {"tt.constancy", "gl.max_constancy"}};
+  for (auto &[attr, fn] : kHints) {
+    auto a = op.attr(attr);
+    if (!a)
+      continue;
+    std::vector<int64_t> values = attrIntegers(a);
+    if (values.empty())
+      continue;
+    std::string n = nameFor(op.results[0]);
+    line(fmt::format("{} = {}({}, {})", n, fn, n,
+                     values.size() == 1 && !isTensor(op.results[0]->type)
+                         ? std::to_string(values[0])
+                         : listText(values)));
+  }
 }
 
 void Emitter::emitBlock(const ir::Block &b) {

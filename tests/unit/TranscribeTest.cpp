@@ -76,3 +76,19 @@ TEST(Transcribe, WhatHasNoSpellingBlocks) {
   EXPECT_TRUE(r.python.empty());
   EXPECT_EQ(r.opsTranscribed + 2, r.opsTotal);
 }
+
+TEST(Transcribe, DivisibilityAndContiguityHints) {
+  std::string text = std::string(kHeader) + R"(
+  tt.func public @k(%x: !tt.ptr<f32>, %n: i32) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %s = tt.splat %n : i32 -> tensor<128xi32, #blocked>
+    %o = arith.addi %r, %s {tt.contiguity = dense<128> : tensor<1xi32>, tt.divisibility = dense<16> : tensor<1xi32>} : tensor<128xi32, #blocked>
+    tt.return
+  }
+}
+)";
+  auto r = transcribeText(text);
+  EXPECT_TRUE(r.blockedBy.empty());
+  EXPECT_NE(r.python.find("o = gl.multiple_of(o, [16])"), std::string::npos) << r.python;
+  EXPECT_NE(r.python.find("o = gl.max_contiguous(o, [128])"), std::string::npos) << r.python;
+}
