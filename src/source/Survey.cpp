@@ -225,9 +225,19 @@ struct KernelInfo {
   ConfigFacts configs;      // read once, when autotuned
 };
 
+/// What a module-level global is bound to, as Triton's global lookup
+/// (code_generator.py, `global_lookup`) tells them apart.
+enum class GlobalKind {
+  Allowed,            // constexpr, module, JIT function, triton.language object, dtype, namedtuple
+  Value,              // a plain Python value: a NameError when a kernel reads it
+  AnnotatedConstexpr, // `X: tl.constexpr = 7`: the annotation form Triton does not support
+  Unknown,            // bound to something tilexform cannot see (a call, another project's object)
+};
+
 struct ModuleGlobal {
   unsigned line = 0;
-  bool constexprWrapped = false;
+  GlobalKind kind = GlobalKind::Unknown;
+  const Node *value = nullptr;
 };
 
 class FileAnalysis {
@@ -288,20 +298,101 @@ private:
     return nullptr;
   }
 
+  /// What a module-level assignment binds, following Triton's global lookup:
+  /// allowed are constexprs, modules, JIT functions, `__triton_builtin__`
+  /// functions and aggregates, anything whose `__module__` is under
+  /// triton.language or triton.experimental.gluon.language, dtypes and
+  /// namedtuples; a plain value is a NameError when a kernel reads it.
+  GlobalKind kindOfValue(const Node *v) const {
+    if (!v)
+      return GlobalKind::Unknown;
+    switch (v->kind) {
+    case K::Constant:
+    case K::Str:
+    case K::List:
+    case K::Tuple:
+    case K::Set:
+    case K::Dict:
+    case K::Comprehension:
+    case K::Lambda:
+    case K::BinOp:
+    case K::UnaryOp:
+    case K::Compare:
+    case K::BoolOp:
+      return GlobalKind::Value;
+    case K::Call: {
+      if (isConstexprCall(v))
+        return GlobalKind::Allowed;
+      std::string fn = im_.resolve(v->kids[0]);
+      llvm::StringRef f(fn);
+      if (f.ends_with("namedtuple") || f.ends_with("NamedTuple") || f.starts_with("triton"))
+        return GlobalKind::Allowed;
+      static const std::set<std::string> valueBuiltins = {
+          "int",   "float",     "str", "bool", "len", "list", "dict",  "tuple", "set",
+          "range", "frozenset", "sum", "max",  "min", "abs",  "round", "pow"};
+      if (valueBuiltins.count(fn) || f.starts_with("os.") || f.starts_with("math.") ||
+          f.starts_with("torch.") || f.starts_with("numpy.") || f.starts_with("np."))
+        return GlobalKind::Value;
+      return GlobalKind::Unknown;
+    }
+    case K::Name:
+    case K::Attribute: {
+      std::string path = im_.resolve(v);
+      llvm::StringRef p(path);
+      if (p.starts_with("triton"))
+        return GlobalKind::Allowed; // tl.float16, tl_extra_shim.erf, libdevice, ...
+      std::string head = p.split('.').first.str();
+      if (v->kind == K::Name) {
+        if (definitions_.count(head) || im_.alias.count(head))
+          return GlobalKind::Allowed; // an alias of a def, class or import
+        auto g = globals_.find(head);
+        if (g != globals_.end() && g->second.value != v)
+          return g->second.kind;
+        return GlobalKind::Unknown;
+      }
+      // An attribute of a module that holds data, not kernels.
+      static const std::set<std::string> dataModules = {"math", "torch", "numpy",
+                                                        "np",   "os",    "sys"};
+      if (im_.alias.count(head) && dataModules.count(p.split('.').first.str()))
+        return GlobalKind::Value;
+      return GlobalKind::Unknown;
+    }
+    default:
+      return GlobalKind::Unknown;
+    }
+  }
+
   void collectModuleGlobals() {
     std::function<void(const std::vector<Node *> &)> scan = [&](const std::vector<Node *> &body) {
       for (Node *s : body) {
         if (s->kind == K::Assign) {
-          bool wrapped = isConstexprCall(s->kids.back());
+          GlobalKind kind = kindOfValue(s->kids.back());
+          const Node *value = s->kids.back();
           for (size_t i = 0; i + 1 < s->kids.size(); ++i) {
+            const Node *target = s->kids[i];
+            // `A, B = 1, 2` binds each name to its own element.
+            if ((target->kind == K::Tuple || target->kind == K::List) &&
+                (value->kind == K::Tuple || value->kind == K::List) &&
+                target->kids.size() == value->kids.size()) {
+              for (size_t j = 0; j < target->kids.size(); ++j)
+                if (target->kids[j]->kind == K::Name)
+                  globals_[target->kids[j]->text] =
+                      ModuleGlobal{s->line, kindOfValue(value->kids[j]), value->kids[j]};
+              continue;
+            }
             std::set<std::string> names;
-            targetNames(s->kids[i], names);
+            targetNames(target, names);
+            // Other unpacking binds parts of the value: what they are is unknown.
+            GlobalKind k = target->kind == K::Name ? kind : GlobalKind::Unknown;
             for (auto &n : names)
-              globals_[n] = ModuleGlobal{s->line, wrapped};
+              globals_[n] = ModuleGlobal{s->line, k, value};
           }
         } else if (s->kind == K::AnnAssign && s->kids[0]->kind == K::Name) {
-          bool wrapped = isConstexprAnnotation(s->kids[1]) || isConstexprCall(s->kids[2]);
-          globals_[s->kids[0]->text] = ModuleGlobal{s->line, wrapped};
+          GlobalKind kind = isConstexprCall(s->kids[2])         ? GlobalKind::Allowed
+                            : isConstexprAnnotation(s->kids[1]) ? GlobalKind::AnnotatedConstexpr
+                            : s->kids[2]                        ? kindOfValue(s->kids[2])
+                                                                : GlobalKind::Unknown;
+          globals_[s->kids[0]->text] = ModuleGlobal{s->line, kind, s->kids[2]};
         } else if (s->kind == K::If || s->kind == K::Try || s->kind == K::With) {
           scan(s->body);
           scan(s->orelse);
@@ -368,7 +459,7 @@ private:
       return false;
     auto g = globals_.find(e->text);
     if (g != globals_.end())
-      return g->second.constexprWrapped;
+      return g->second.kind == GlobalKind::Allowed;
     return isLanguagePath(im_.resolve(e)) || im_.alias.count(e->text);
   }
 
@@ -677,19 +768,28 @@ private:
       if (n->kind != K::Name || scope.params.count(n->text) || scope.locals.count(n->text))
         return;
       auto g = globals_.find(n->text);
-      if (g == globals_.end() || g->second.constexprWrapped)
+      if (g == globals_.end() ||
+          (g->second.kind != GlobalKind::Value && g->second.kind != GlobalKind::AnnotatedConstexpr))
         return;
       auto &first = firstUse[n->text];
       if (!first || n->line < first->line)
         first = n;
     });
-    for (auto &[name, use] : firstUse)
+    for (auto &[name, use] : firstUse) {
+      const ModuleGlobal &g = globals_[name];
+      std::string line = std::to_string(g.line);
       k.record.findings.push_back(finding(
           "module_global_in_kernel", use, kname,
-          "module-level global '" + name + "' (line " + std::to_string(globals_[name].line) +
-              ") read inside the kernel: a NameError since Triton 3.6; pass it as a constexpr "
-              "parameter or define it as " +
-              name + " = tl.constexpr(...)"));
+          g.kind == GlobalKind::AnnotatedConstexpr
+              ? "module-level global '" + name + "' (line " + line +
+                    ") is annotated `: tl.constexpr`, which Triton does not support for "
+                    "globals: reading it in the kernel is a NameError; write " +
+                    name + " = tl.constexpr(...)"
+              : "module-level global '" + name + "' (line " + line +
+                    ") holds a plain Python value, read inside the kernel: a NameError since "
+                    "Triton 3.6; pass it as a constexpr parameter or define it as " +
+                    name + " = tl.constexpr(...)"));
+    }
 
     // gl.warp_specialize for CDNA3.
     if (im_.targetsCdna3)

@@ -3,7 +3,7 @@ import triton.language as tl
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 
-STAGES: tl.constexpr = 3
+STAGES = tl.constexpr(3)
 
 
 @triton.jit

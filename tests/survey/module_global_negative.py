@@ -1,24 +1,40 @@
+# Everything Triton's global lookup allows a kernel to read
+# (code_generator.py, global_lookup): constexpr objects, modules, JIT
+# functions, triton.language objects (however reached), dtypes, namedtuples,
+# classes, and names only the host reads.
+import collections
 import math
 
 import triton
 import triton.language as tl
+from triton.language.extra import libdevice
 
-LOG2E: tl.constexpr = 1.4426950408889634
 BLOCK_DEFAULT = tl.constexpr(256)
-HOST_ONLY = 7  # read on the host only
+ALIAS = BLOCK_DEFAULT               # an alias of a constexpr
+HOST_ONLY = 7                       # read on the host only
+erf = libdevice.erf                 # a triton.language function under another name
+fast_exp = tl.extra.cuda.libdevice.fast_expf
+F16 = tl.float16                    # a dtype
+Pair = collections.namedtuple("Pair", ["a", "b"])
+mathmod = math                      # a module
 
 
 @triton.jit
 def helper(v):
-    return v * LOG2E
+    return v * 2
+
+
+twice = helper                      # a JIT function under another name
 
 
 @triton.jit
 def norm(x, n, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     HOST_ONLY = 3  # a local of the same name shadows the global
-    v = helper(tl.load(x + offs)) + BLOCK_DEFAULT + HOST_ONLY
-    tl.store(x + offs, v + math.pi)
+    v = twice(tl.load(x + offs)) + BLOCK_DEFAULT + ALIAS + HOST_ONLY
+    v = erf(v) + fast_exp(v) + mathmod.pi + math.pi
+    p = Pair(v, v)
+    tl.store(x + offs, (p.a + p.b).to(F16))
 
 
 def host():
