@@ -506,10 +506,33 @@ private:
           work.push_back(e->kids[i]);
         break;
       }
+      case K::Compare:
+        // `x is None` / `x is not None` on a parameter: Triton specialises a
+        // None argument to a constant, so the test folds at compile time.
+        if (e->kids.size() == 2 && e->ops.size() == 1 && (e->ops[0] == "is" || e->ops[0] == "is not")) {
+          const Node *a = e->kids[0], *b = e->kids[1];
+          auto isNone = [](const Node *n) { return n->kind == K::Constant && n->text == "None"; };
+          auto isParam = [&](const Node *n) { return n->kind == K::Name && s.params.count(n->text); };
+          if ((isNone(a) && isParam(b)) || (isNone(b) && isParam(a)))
+            break;
+        }
+        for (const Node *c : e->kids)
+          work.push_back(c);
+        break;
+      case K::BoolOp: {
+        // `CONST and x`: when the constexpr side is false (or true for
+        // `or`), the frontend folds the whole test away; which it is depends
+        // on the launch, so the test is not known to be a runtime branch.
+        bool anyConst = std::any_of(e->kids.begin(), e->kids.end(),
+                                    [&](const Node *c) { return isConstexpr(c, s); });
+        if (anyConst)
+          break;
+        for (const Node *c : e->kids)
+          work.push_back(c);
+        break;
+      }
       case K::BinOp:
       case K::UnaryOp:
-      case K::BoolOp:
-      case K::Compare:
       case K::IfExp:
       case K::Tuple:
       case K::List:
@@ -901,7 +924,8 @@ private:
         std::set<std::string> vars;
         targetNames(a->kids[0], vars);
         loopVars.insert(vars.begin(), vars.end());
-        if (!tensorLoop && passesLoopTensor(n, vars) && !isLiteralSweep(a->kids[1]))
+        if (!tensorLoop && passesLoopTensor(a, n, vars) && !isLiteralSweep(a->kids[1]) &&
+            !carriesDependency(a, n, vars))
           tensorLoop = a;
       }
       if (k->dialect == Dialect::Gluon)
@@ -930,24 +954,67 @@ private:
                        [](const Node *c) { return c->kind == K::Constant; });
   }
 
-  /// A positional argument is the loop variable, indexed by it, or one of
-  /// its attributes.
-  static bool passesLoopTensor(const Node *call, const std::set<std::string> &vars) {
+  /// The loop runs once per element of a collection of tensors: it iterates
+  /// a sequence (`for t in tensors`, `zip(...)`, `enumerate(...)`) and passes
+  /// an element (or one of its attributes), or iterates `range(len(X))` and
+  /// passes `X[i]`. A `range` over numbers whose variable is passed itself —
+  /// radix passes, chunk offsets, shifts — is not a tensor list.
+  static bool passesLoopTensor(const Node *loop, const Node *call,
+                               const std::set<std::string> &vars) {
+    const Node *iter = loop->kids[1];
+    std::string fn = iter->kind == K::Call ? dottedName(iter->kids[0]) : "";
+    bool overRange = fn == "range";
+    bool overLen = overRange && iter->kids.size() == 2 && iter->kids[1]->kind == K::Call &&
+                   dottedName(iter->kids[1]->kids[0]) == "len";
+    if (overRange && !overLen)
+      return false;
     for (const Node *a : positionalArgs(call)) {
+      if (overLen) {
+        // X[i] exactly: not a slice, not arithmetic on the index.
+        const Node *x = a;
+        while (x->kind == K::Attribute || (x->kind == K::Call && !x->kids.empty() &&
+                                           x->kids[0]->kind == K::Attribute))
+          x = x->kids[0];
+        if (x->kind == K::Subscript && x->kids[1]->kind == K::Name && vars.count(x->kids[1]->text))
+          return true;
+        continue;
+      }
       const Node *base = a;
       while (base->kind == K::Attribute || (base->kind == K::Call && !base->kids.empty()))
         base = base->kids[0];
       if (base->kind == K::Name && vars.count(base->text))
         return true;
-      if (a->kind == K::Subscript) {
-        std::vector<const Node *> names;
-        collectNames(a->kids[1], names);
-        for (const Node *nm : names)
-          if (vars.count(nm->text))
-            return true;
-      }
     }
     return false;
+  }
+
+  /// The loop's iterations depend on each other: a name the launch passes is
+  /// reassigned in the loop body (`src, dst = dst, src`, `x = out`), so one
+  /// launch reads what the previous wrote.
+  static bool carriesDependency(const Node *loop, const Node *call,
+                                const std::set<std::string> &vars) {
+    std::set<std::string> passed;
+    for (const Node *a : positionalArgs(call)) {
+      std::vector<const Node *> names;
+      collectNames(a, names);
+      for (const Node *n : names)
+        if (!vars.count(n->text))
+          passed.insert(n->text);
+    }
+    bool carried = false;
+    for (Node *s : loop->body)
+      walkAll(s, [&](Node *n) {
+        std::set<std::string> assigned;
+        if (n->kind == K::Assign)
+          for (size_t i = 0; i + 1 < n->kids.size(); ++i)
+            targetNames(n->kids[i], assigned);
+        if (n->kind == K::AugAssign)
+          targetNames(n->kids[0], assigned);
+        for (auto &a : assigned)
+          if (passed.count(a))
+            carried = true;
+      });
+    return carried;
   }
 
   void checkGrid(KernelInfo &k, Node *grid, Node *launch, Node *scope) {
@@ -976,23 +1043,35 @@ private:
     }
     std::string param;
     std::vector<const Node *> names;
+    std::set<std::string> locals; // a grid function's own variables (`bm = META["BM"]`)
     if (g->kind == K::Lambda || g->kind == K::FunctionDef) {
       if (!g->params.empty())
         param = g->params.front()->text;
       if (g->kind == K::Lambda)
         collectNames(g->kids[0], names);
       else
-        for (Node *s : g->body)
+        for (Node *s : g->body) {
           collectNames(s, names);
+          walkAll(s, [&](Node *n) {
+            if (n->kind == K::Assign || n->kind == K::AnnAssign || n->kind == K::AugAssign ||
+                n->kind == K::For)
+              targetNames(n->kids[0], locals);
+            if (n->kind == K::Assign)
+              for (size_t i = 1; i + 1 < n->kids.size(); ++i)
+                targetNames(n->kids[i], locals);
+          });
+        }
     } else {
       collectNames(g, names);
     }
+    // Only a parameter the configs tune is wrong to read from the host: when
+    // the configs tune no block size, the host's is the right one.
     const ConfigFacts &c = k.configs;
     std::set<std::string> fixed;
     for (const Node *n : names) {
-      if (n->text == param)
+      if (n->text == param || locals.count(n->text))
         continue;
-      if (c.keys.count(n->text) || llvm::StringRef(n->text).starts_with("BLOCK"))
+      if (c.keys.count(n->text))
         fixed.insert(n->text);
     }
     if (fixed.empty())

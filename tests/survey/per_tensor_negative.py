@@ -16,3 +16,23 @@ def sweep_blocks(x):
 def repeat(x, times):
     for _ in range(times):
         add_one[(4,)](x, x.numel(), BLOCK=1024)
+
+
+def radix_passes(keys, tmp):
+    # Each pass reads what the previous wrote: not a list of independent tensors.
+    src, dst = keys, tmp
+    for shift in range(0, 32, 8):
+        add_one[(4,)](src, keys.numel(), BLOCK=1024)
+        src, dst = dst, src
+
+
+def chunked(x, chunk):
+    # Deliberate chunks of one tensor (a grid or memory limit), by offset.
+    for start in range(0, x.numel(), chunk):
+        add_one[(4,)](x[start:start + chunk], chunk, BLOCK=1024)
+
+
+def accumulate(tensors, out):
+    for t in tensors:
+        add_one[(4,)](out, t.numel(), BLOCK=1024)
+        out = out.cumsum(0)  # the next launch reads this one's result

@@ -24,3 +24,19 @@ def no_dot_loop(x, n, BLOCK: tl.constexpr):
     for i in range(0, n, BLOCK):
         if pid > i:
             tl.store(x + i, 0)
+
+
+@triton.jit
+def optional_bias(q, k, bias, c, N, BN: tl.constexpr, HAS_BIAS: tl.constexpr):
+    acc = tl.zeros((64, 64), tl.float32)
+    pid = tl.program_id(0)
+    for start in range(0, N, BN):
+        s = tl.dot(tl.load(q), tl.load(k + start))
+        if bias is not None:  # a None argument is specialised to a constant
+            s = s + tl.load(bias + start)
+        if None is bias:
+            s = s * 2
+        if HAS_BIAS and pid > 0:  # folds away when HAS_BIAS is false
+            s = s - 1
+        acc += s
+    tl.store(c, acc)
