@@ -51,7 +51,7 @@ std::vector<const source::Finding *> allFindings(const source::SurveyReport &r) 
 
 Json summaryJson(const source::SurveyReport &r) {
   Json forms = Json::object();
-  for (const char *f : {"annotated", "launch", "none", "frozen", "static"})
+  for (const char *f : {"annotated", "launch", "none", "frozen", "static", "authored"})
     forms[f] = 0;
   for (auto &k : r.kernels)
     for (auto &l : k.loops)
@@ -86,8 +86,11 @@ Json reportJson(const source::SurveyReport &r) {
                            {"col", l.col},
                            {"form", l.form},
                            {"dots", l.dots},
+                           {"helper_dots", l.helperDots},
                            {"iterator", l.iterator},
                            {"num_stages", l.numStages.empty() ? Json(nullptr) : Json(l.numStages)},
+                           {"flatten", l.flatten},
+                           {"warp_specialize", l.warpSpecialize},
                            {"why", l.why}});
     Json findings = Json::array();
     for (auto &f : k.findings)

@@ -4,6 +4,7 @@
 #include "tilexform/support/InputError.h"
 #include "tilexform/support/Parallel.h"
 
+#include <fmt/format.h>
 #include <llvm/Support/ConvertUTF.h>
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -257,6 +258,7 @@ public:
       return std::tie(a.line, a.col, a.kind) < std::tie(b.line, b.col, b.kind);
     };
     FileSurvey out;
+    out.jitDots = allJitDots();
     for (auto &k : kernels_) {
       std::sort(k.record.findings.begin(), k.record.findings.end(), byPosition);
       out.kernels.push_back(std::move(k.record));
@@ -509,10 +511,13 @@ private:
       case K::Compare:
         // `x is None` / `x is not None` on a parameter: Triton specialises a
         // None argument to a constant, so the test folds at compile time.
-        if (e->kids.size() == 2 && e->ops.size() == 1 && (e->ops[0] == "is" || e->ops[0] == "is not")) {
+        if (e->kids.size() == 2 && e->ops.size() == 1 &&
+            (e->ops[0] == "is" || e->ops[0] == "is not")) {
           const Node *a = e->kids[0], *b = e->kids[1];
           auto isNone = [](const Node *n) { return n->kind == K::Constant && n->text == "None"; };
-          auto isParam = [&](const Node *n) { return n->kind == K::Name && s.params.count(n->text); };
+          auto isParam = [&](const Node *n) {
+            return n->kind == K::Name && s.params.count(n->text);
+          };
           if ((isNone(a) && isParam(b)) || (isNone(b) && isParam(a)))
             break;
         }
@@ -632,7 +637,7 @@ private:
   // ---- loops
   struct LoopForm {
     std::string form, iterator, numStages;
-    bool bare = false;
+    bool bare = false, flatten = false, warpSpecialize = false;
   };
 
   LoopForm loopForm(const Node *forNode) {
@@ -653,6 +658,14 @@ private:
     }
     if (last == "range" && isLanguagePath(r)) {
       const Node *ns = keywordArg(iter, "num_stages");
+      // tl.range(arg1, arg2=None, step=None, num_stages=None, ...): the
+      // fourth positional argument is num_stages.
+      std::vector<const Node *> pos = positionalArgs(iter);
+      if (!ns && pos.size() >= 4)
+        ns = pos[3];
+      for (const char *kw : {"flatten", "warp_specialize"})
+        if (const Node *v = keywordArg(iter, kw); v && v->kind == K::Constant && v->text == "True")
+          (llvm::StringRef(kw) == "flatten" ? f.flatten : f.warpSpecialize) = true;
       if (ns && !(ns->kind == K::Constant && ns->text == "None")) {
         f.numStages = ns->kind == K::Name || ns->kind == K::Constant ? ns->text : "(expression)";
         int64_t v = 0;
@@ -667,9 +680,35 @@ private:
     return f;
   }
 
-  /// Dots of a loop: in its own body, and in static_range loops inside it
-  /// (they are unrolled into it), not in other inner loops.
-  int countDots(const std::vector<Node *> &body) {
+  /// Dots in a @jit function of this file, its own and those of the helpers
+  /// it calls (Triton inlines them before pipelining); recursion counts once.
+  int jitFunctionDots(const std::string &name) {
+    auto memo = jitDots_.find(name);
+    if (memo != jitDots_.end())
+      return memo->second;
+    KernelInfo *k = kernelNamed(name);
+    if (!k || inProgress_.count(name))
+      return 0;
+    inProgress_.insert(name);
+    int dots = 0;
+    walkBody(k->def->body, [&](Node *n) {
+      if (n->kind != K::Call)
+        return;
+      if (isDotLike(im_.resolve(n->kids[0])))
+        ++dots;
+      else if (n->kids[0]->kind == K::Name && n->kids[0]->text != name)
+        dots += jitFunctionDots(n->kids[0]->text);
+    });
+    inProgress_.erase(name);
+    jitDots_[name] = dots;
+    return dots;
+  }
+
+  /// Dots of a loop: in its own body, in static_range loops inside it (they
+  /// are unrolled into it), and in the @jit helpers it calls; not in other
+  /// inner loops. Calls into other modules are listed in `imported`.
+  int countDots(const std::vector<Node *> &body, int *helperDots = nullptr,
+                std::vector<std::string> *imported = nullptr) {
     int dots = 0;
     std::function<bool(Node *, const std::vector<Node *> &)> visit =
         [&](Node *n, const std::vector<Node *> &) {
@@ -677,6 +716,20 @@ private:
             return false;
           if (n->kind == K::Call && isDotLike(im_.resolve(n->kids[0])))
             ++dots;
+          else if (n->kind == K::Call && n->kids[0]->kind == K::Name &&
+                   kernelNamed(n->kids[0]->text)) {
+            int h = jitFunctionDots(n->kids[0]->text);
+            dots += h;
+            if (helperDots)
+              *helperDots += h;
+          } else if (n->kind == K::Call && imported) {
+            std::string r = im_.resolve(n->kids[0]);
+            std::string head = dottedName(n->kids[0]);
+            head = head.substr(0, head.find('.'));
+            if (!r.empty() && im_.alias.count(head) && !isLanguagePath(r) &&
+                !llvm::StringRef(r).starts_with("triton"))
+              imported->push_back(r);
+          }
           if ((n->kind == K::For && loopForm(n).form != "static") || n->kind == K::While) {
             // An inner loop has its own record; only its header is this loop's.
             for (Node *c : n->kids)
@@ -701,21 +754,41 @@ private:
             switch (s->kind) {
             case K::For: {
               LoopForm f = loopForm(s);
-              int dots = countDots(s->body);
               LoopRecord rec;
+              int dots = countDots(s->body, &rec.helperDots, &rec.importedCalls);
               rec.line = s->line;
               rec.col = s->col;
               rec.dots = dots;
               rec.iterator = f.iterator;
               rec.numStages = f.numStages;
-              if (f.bare)
+              rec.flatten = f.flatten;
+              rec.warpSpecialize = f.warpSpecialize;
+              bool gluon = k.dialect == Dialect::Gluon;
+              if (gluon && f.form != "static") {
+                // gluon_to_ttgir runs no software pipeliner: a Gluon loop
+                // overlaps only what its code writes.
+                bool authored = writesOverlap(s->body);
+                f.form = authored ? "authored" : "none";
+              } else if (f.bare) {
                 f.form = dots > 0 ? "launch" : "none";
+              }
               rec.form = f.form;
-              if (f.form == "annotated")
+              if (gluon && f.form == "authored")
+                rec.why = "a Gluon loop: no software pipeliner runs on Gluon, and this one writes "
+                          "its own overlap (multi-buffered shared memory with async copies, TMA "
+                          "or mbarriers); the launch num_stages is inert";
+              else if (gluon && f.form == "none")
+                rec.why = "a Gluon loop: no software pipeliner runs on Gluon and the loop writes "
+                          "no overlap of its own; the launch num_stages is inert";
+              else if (f.form == "annotated")
                 rec.why = "num_stages=" + f.numStages +
                           " on the loop decides its depth; the launch num_stages is inert";
               else if (f.form == "launch")
                 rec.why = std::to_string(dots) + " dot" + (dots == 1 ? "" : "s") +
+                          (rec.helperDots ? fmt::format(" ({} in @jit helpers it calls, inlined "
+                                                        "before pipelining)",
+                                                        rec.helperDots)
+                                          : std::string()) +
                           " in a bare loop: the launch num_stages decides its depth";
               else if (f.form == "none")
                 rec.why = "no dot in a bare loop: nothing pipelines it until it is annotated "
@@ -972,8 +1045,8 @@ private:
       if (overLen) {
         // X[i] exactly: not a slice, not arithmetic on the index.
         const Node *x = a;
-        while (x->kind == K::Attribute || (x->kind == K::Call && !x->kids.empty() &&
-                                           x->kids[0]->kind == K::Attribute))
+        while (x->kind == K::Attribute ||
+               (x->kind == K::Call && !x->kids.empty() && x->kids[0]->kind == K::Attribute))
           x = x->kids[0];
         if (x->kind == K::Subscript && x->kids[1]->kind == K::Name && vars.count(x->kids[1]->text))
           return true;
@@ -1148,6 +1221,42 @@ private:
   llvm::StringRef text_;
   Imports im_;
   std::map<std::string, ModuleGlobal> globals_;
+  std::map<std::string, int> jitDots_;
+  std::set<std::string> inProgress_;
+
+public:
+  /// Every @jit function of the file with its dots (for other files' loops).
+  std::map<std::string, int> allJitDots() {
+    for (auto &k : kernels_)
+      jitFunctionDots(k.record.name);
+    return jitDots_;
+  }
+
+private:
+  /// Whether a Gluon loop writes its own overlap: async copies (global to
+  /// shared, TMA), mbarrier waits or multi-buffered shared memory indexed
+  /// per iteration.
+  bool writesOverlap(const std::vector<Node *> &body) const {
+    bool found = false;
+    for (Node *s : body)
+      walkAll(s, [&](Node *n) {
+        if (n->kind != K::Call)
+          return;
+        std::string r = im_.resolve(n->kids[0]);
+        llvm::StringRef last = llvm::StringRef(r).rsplit('.').second;
+        if (last.empty())
+          last = r;
+        if (llvm::StringRef(r).contains("async_copy") || llvm::StringRef(r).contains("tma.") ||
+            llvm::StringRef(r).contains("mbarrier.") || last == "async_copy_global_to_shared" ||
+            last == "global_load_to_shared" || last == "buffer_load_to_shared" ||
+            last == "warpgroup_mma_wait" || last == "tcgen05_commit")
+          found = true;
+        // smem.index(i) inside the loop: a ring of buffers.
+        if (n->kids[0]->kind == K::Attribute && n->kids[0]->text == "index")
+          found = true;
+      });
+    return found;
+  }
   std::set<std::string> definitions_;
   std::vector<KernelInfo> kernels_;
   std::vector<Finding> fileFindings_;
@@ -1396,6 +1505,75 @@ bool gitignoreMatch(llvm::StringRef pattern, llvm::StringRef path, bool isDirect
   return globMatch(pattern, base);
 }
 
+namespace {
+
+/// Loops that call @jit helpers imported from other modules of the tree get
+/// those helpers' dots: Triton inlines them before pipelining, so such a loop
+/// is controlled by the launch num_stages. Modules are named by the file's
+/// path suffixes ("pkg/helpers.py": "helpers", "pkg.helpers"), which is how
+/// an import names them whatever the tree's root.
+void joinImportedHelpers(const std::vector<std::string> &files, std::vector<FileResult> &results) {
+  std::map<std::string, int> byPath; // "helpers.mm", "pkg.helpers.mm" -> dots
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (results[i].error || results[i].survey.jitDots.empty())
+      continue;
+    llvm::StringRef p(files[i]);
+    p.consume_back(".py");
+    llvm::SmallVector<llvm::StringRef> parts;
+    p.split(parts, '/', -1, false);
+    if (!parts.empty() && parts.back() == "__init__")
+      parts.pop_back();
+    std::string suffix;
+    for (size_t j = parts.size(); j-- > 0;) {
+      suffix = suffix.empty() ? parts[j].str() : parts[j].str() + "." + suffix;
+      for (auto &[fn, dots] : results[i].survey.jitDots)
+        if (dots > 0)
+          byPath.emplace(suffix + "." + fn, dots);
+    }
+  }
+  if (byPath.empty())
+    return;
+  for (auto &r : results) {
+    if (r.error)
+      continue;
+    for (auto &k : r.survey.kernels)
+      for (auto &loop : k.loops) {
+        int added = 0;
+        for (auto &call : loop.importedCalls) {
+          llvm::StringRef c(call);
+          c = c.ltrim('.');
+          // The longest suffix of the dotted path that names a helper.
+          while (!c.empty()) {
+            auto it = byPath.find(c.str());
+            if (it != byPath.end()) {
+              added += it->second;
+              break;
+            }
+            size_t dot = c.find('.');
+            if (dot == llvm::StringRef::npos)
+              break;
+            c = c.drop_front(dot + 1);
+            if (!c.contains('.'))
+              break; // a bare function name alone is too weak a join
+          }
+        }
+        if (!added)
+          continue;
+        loop.dots += added;
+        loop.helperDots += added;
+        if (loop.form == "none" && loop.iterator != "while") {
+          loop.form = "launch";
+          loop.why = fmt::format("{} dot{} ({} in @jit helpers it imports and calls, inlined "
+                                 "before pipelining) in a bare loop: the launch num_stages "
+                                 "decides its depth",
+                                 loop.dots, loop.dots == 1 ? "" : "s", loop.helperDots);
+        }
+      }
+  }
+}
+
+} // namespace
+
 llvm::Expected<SurveyReport> survey(const std::vector<std::string> &roots,
                                     const SurveyOptions &options) {
   namespace fs = std::filesystem;
@@ -1419,9 +1597,22 @@ llvm::Expected<SurveyReport> survey(const std::vector<std::string> &roots,
     else
       state.files.push_back(root);
   }
+  // One file named through overlapping roots is surveyed once.
+  {
+    std::set<std::string> seen;
+    std::vector<std::string> unique;
+    for (auto &f : state.files) {
+      std::error_code canonEc;
+      std::string canon = fs::weakly_canonical(f, canonEc).string();
+      if (seen.insert(canonEc ? f : canon).second)
+        unique.push_back(f);
+    }
+    state.files = std::move(unique);
+  }
   std::vector<FileResult> results(state.files.size());
   parallelForWithProgress(state.files.size(), options.jobs, options.progress,
                           [&](size_t i) { results[i] = surveyFile(state.files[i]); });
+  joinImportedHelpers(state.files, results);
   SurveyReport report;
   report.filesExcluded = state.excluded;
   for (auto &r : results) {

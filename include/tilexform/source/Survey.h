@@ -6,6 +6,7 @@
 #include <llvm/Support/Error.h>
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,13 +19,22 @@ namespace tilexform::source {
 ///  none       dot-free bare range: nothing pipelines it until annotated
 ///  frozen     a literal num_stages of 0 or 1: no tuner can reach a depth
 ///  static     tl.static_range: unrolled, never pipelined
+///  authored   a Gluon loop: Gluon runs no software pipeliner, so the overlap
+///             is what the kernel writes (multi-buffered shared memory with async
+///             copies, TMA or mbarriers); `none` when it writes none
 struct LoopRecord {
   unsigned line = 0, col = 0;
   std::string form;
-  int dots = 0;
+  int dots = 0;          // in the loop, and in the @jit helpers it calls (inlined)
+  int helperDots = 0;    // of those, the ones inside helpers
   std::string iterator;  // "range", "tl.range", "tl.static_range", ... as written
   std::string numStages; // the num_stages argument as written, "" when absent
+  bool flatten = false, warpSpecialize = false; // tl.range(..., flatten=, warp_specialize=)
   std::string why;
+  /// Calls in the loop to functions imported from other modules, resolved
+  /// to dotted paths ("pkg.helpers.mm"): the tree walk joins them with the
+  /// @jit helpers of the tree.
+  std::vector<std::string> importedCalls;
 };
 
 /// A finding: `kind` is one of the rule ids in surveyRules().
@@ -49,6 +59,9 @@ struct KernelRecord {
 struct FileSurvey {
   std::vector<KernelRecord> kernels;
   std::vector<Finding> findings; // not tied to one kernel
+  /// Every @jit function of the file with the dots it holds (its own and its
+  /// same-file helpers'), for helpers called from other files.
+  std::map<std::string, int> jitDots;
 };
 
 struct SurveyRule {
