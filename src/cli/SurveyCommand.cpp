@@ -7,16 +7,22 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/MemoryBuffer.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <map>
+#include <optional>
+#include <set>
 
 namespace tilexform::cli {
 
 namespace {
 
 struct SurveyCliOptions {
-  std::vector<std::string> roots, excludes;
+  std::vector<std::string> roots, excludes, failOnList;
+  std::set<std::string> failOn;
   std::string format = "text";
   bool json = false, quiet = false, noGitignore = false;
   unsigned jobs = 0;
@@ -128,6 +134,49 @@ std::string sarifUri(const std::string &path) {
   return uri;
 }
 
+/// A path relative to the working directory when it lies under it (the
+/// SARIF `%SRCROOT%` base), else none.
+std::optional<std::string> underWorkingDirectory(const std::string &path) {
+  std::error_code ec;
+  auto cwd = std::filesystem::current_path(ec);
+  if (ec)
+    return std::nullopt;
+  auto abs = std::filesystem::absolute(path, ec).lexically_normal();
+  if (ec)
+    return std::nullopt;
+  auto rel = abs.lexically_relative(cwd);
+  std::string r = rel.generic_string();
+  if (r.empty() || r.rfind("..", 0) == 0)
+    return std::nullopt;
+  return r;
+}
+
+/// FNV-1a over the rule, the file and the finding line's text (whitespace
+/// removed): stable across runs and across edits elsewhere in the file.
+std::string lineFingerprint(const source::Finding &f) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](llvm::StringRef s) {
+    for (char c : s) {
+      if (c == ' ' || c == '\t')
+        continue;
+      h ^= uint8_t(c);
+      h *= 1099511628211ull;
+    }
+    h ^= 0xff;
+    h *= 1099511628211ull;
+  };
+  mix(f.kind);
+  mix(underWorkingDirectory(f.file).value_or(f.file));
+  auto buf = llvm::MemoryBuffer::getFile(f.file);
+  if (buf) {
+    llvm::StringRef text = (*buf)->getBuffer();
+    for (unsigned i = 1; i < f.line && !text.empty(); ++i)
+      text = text.split('\n').second;
+    mix(text.split('\n').first);
+  }
+  return fmt::format("{:016x}:1", h);
+}
+
 Json sarifJson(const source::SurveyReport &r) {
   const auto &rules = source::surveyRules();
   Json ruleList = Json::array();
@@ -138,19 +187,25 @@ Json sarifJson(const source::SurveyReport &r) {
                             {"name", rules[i].id},
                             {"shortDescription", {{"text", rules[i].title}}},
                             {"fullDescription", {{"text", rules[i].why}}},
+                            {"helpUri", std::string("docs/survey.md#") + rules[i].id},
                             {"defaultConfiguration", {{"level", "warning"}}}});
   }
   Json results = Json::array();
   for (auto *f : allFindings(r)) {
     Json region{{"startLine", std::max(1u, f->line)}, {"startColumn", std::max(1u, f->col)}};
-    results.push_back(
-        Json{{"ruleId", f->kind},
-             {"ruleIndex", ruleIndex[f->kind]},
-             {"level", "warning"},
-             {"message", {{"text", f->message}}},
-             {"locations", Json::array({Json{{"physicalLocation",
-                                              {{"artifactLocation", {{"uri", sarifUri(f->file)}}},
-                                               {"region", region}}}}})}});
+    Json artifact;
+    if (auto rel = underWorkingDirectory(f->file))
+      artifact = Json{{"uri", sarifUri(*rel)}, {"uriBaseId", "%SRCROOT%"}};
+    else
+      artifact = Json{{"uri", sarifUri(f->file)}};
+    results.push_back(Json{
+        {"ruleId", f->kind},
+        {"ruleIndex", ruleIndex[f->kind]},
+        {"level", "warning"},
+        {"message", {{"text", f->message}}},
+        {"locations", Json::array({Json{{"physicalLocation",
+                                         {{"artifactLocation", artifact}, {"region", region}}}}})},
+        {"partialFingerprints", {{"primaryLocationLineHash", lineFingerprint(*f)}}}});
   }
   Json notifications = Json::array();
   for (auto &e : r.errors)
@@ -161,6 +216,14 @@ Json sarifJson(const source::SurveyReport &r) {
                {"version", kVersion},
                {"semanticVersion", kVersion},
                {"rules", ruleList}}}}},
+           {"originalUriBaseIds",
+            {{"%SRCROOT%",
+              {{"uri",
+                [] {
+                  std::error_code ec;
+                  std::string cwd = std::filesystem::current_path(ec).generic_string();
+                  return sarifUri(cwd + (cwd.empty() || cwd.back() == '/' ? "" : "/"));
+                }()}}}}},
            {"invocations", Json::array({Json{{"executionSuccessful", true},
                                              {"toolExecutionNotifications", notifications}}})},
            {"results", results}};
@@ -189,10 +252,12 @@ std::string reportText(const source::SurveyReport &r) {
         out += fmt::format("    loop line {:<5} {:<9} {} dot{}  {}\n", l.line, l.form, l.dots,
                            l.dots == 1 ? " " : "s", l.why);
       for (auto &f : k->findings)
-        out += fmt::format("    {}:{}: {}: {}\n", file, f.line, f.kind, f.message);
+        out += fmt::format("    {}:{}:{}: warning: {} [{}]\n", file, f.line, std::max(1u, f.col),
+                           f.message, f.kind);
     }
     for (auto *f : fileFindings[file])
-      out += fmt::format("  {}:{}: {}: {}\n", file, f->line, f->kind, f->message);
+      out += fmt::format("  {}:{}:{}: warning: {} [{}]\n", file, f->line, std::max(1u, f->col),
+                         f->message, f->kind);
   }
   Json s = summaryJson(r);
   out += fmt::format("\n{} kernel(s) ({} Gluon) in {} of {} file(s)", r.kernels.size(),
@@ -229,6 +294,12 @@ int execute() {
   if (!report)
     return reportError(report.takeError());
   printErrorLines(report->errors);
+  // --fail-on: exit 1 when a finding of a named kind (or any, `all`) exists.
+  int code = kExitOk;
+  if (!opts.failOn.empty())
+    for (auto *f : allFindings(*report))
+      if (opts.failOn.count("all") || opts.failOn.count(f->kind))
+        code = kExitFinding;
   if (opts.format == "json") {
     printJson(reportJson(*report));
   } else if (opts.format == "sarif") {
@@ -237,7 +308,7 @@ int execute() {
     std::string text = reportText(*report);
     printText(text);
   }
-  return kExitOk;
+  return code;
 }
 
 } // namespace
@@ -257,8 +328,28 @@ void addSurveyCommand(CLI::App &root) {
       ->check(CLI::IsMember({"text", "json", "sarif"}))
       ->capture_default_str();
   cmd->add_flag("--json", opts.json, "Same as --format json");
+  cmd->add_option("--fail-on", opts.failOnList,
+                  "Exit 1 when a finding of these kinds exists (comma-separated rule ids, or "
+                  "all)")
+      ->delimiter(',');
 }
 
-int runSurveyCommand() { return execute(); }
+int runSurveyCommand() {
+  for (auto &k : opts.failOnList) {
+    bool known = k == "all";
+    for (auto &r : source::surveyRules())
+      known = known || k == r.id;
+    if (!known) {
+      std::vector<std::string> ids;
+      for (auto &r : source::surveyRules())
+        ids.push_back(r.id);
+      return reportError("--fail-on: unknown finding kind '" + k + "' (kinds: all, " +
+                             llvm::join(ids, ", ") + ")",
+                         kExitUsage);
+    }
+    opts.failOn.insert(k);
+  }
+  return execute();
+}
 
 } // namespace tilexform::cli
