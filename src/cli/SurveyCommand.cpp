@@ -107,6 +107,7 @@ Json reportJson(const source::SurveyReport &r) {
                            {"dialect", k.dialect},
                            {"autotuned", k.autotuned},
                            {"heuristics", k.heuristics},
+                           {"autotune_num_stages", k.autotuneNumStages},
                            {"decorators", k.decorators},
                            {"loops", loops},
                            {"findings", findings}});
@@ -245,9 +246,16 @@ std::string reportText(const source::SurveyReport &r) {
   for (auto &[file, kernels] : byFile) {
     out += file + "\n";
     for (auto *k : kernels) {
-      out += fmt::format("  {} ({}{}{}, line {})\n", k->name, k->dialect,
-                         k->autotuned ? ", autotuned" : "", k->heuristics ? ", heuristics" : "",
-                         k->line);
+      std::string stages;
+      if (!k->autotuneNumStages.empty()) {
+        std::vector<std::string> shown;
+        for (auto &ns : k->autotuneNumStages)
+          shown.push_back(ns.empty() ? "-" : ns);
+        stages = " num_stages " + llvm::join(shown, "/");
+      }
+      out += fmt::format("  {} ({}{}{}{}, line {})\n", k->name, k->dialect,
+                         k->autotuned ? ", autotuned" : "", stages,
+                         k->heuristics ? ", heuristics" : "", k->line);
       for (auto &l : k->loops)
         out += fmt::format("    loop line {:<5} {:<9} {} dot{}  {}\n", l.line, l.form, l.dots,
                            l.dots == 1 ? " " : "s", l.why);

@@ -214,6 +214,7 @@ bool isTritonHelper(const std::string &r, llvm::StringRef name) {
 /// What an autotune decorator's configs say.
 struct ConfigFacts {
   std::set<std::string> keys, numWarps;
+  std::vector<std::string> numStages; // each config's num_stages as written ("" when absent)
   bool numWarpsSwept = false;
   const Node *wavesPerEu = nullptr;
 };
@@ -443,8 +444,10 @@ private:
       k.record.file = m_.file;
       k.record.line = n->line;
       k.record.dialect = dialect == Dialect::Gluon ? "gluon" : "triton";
-      if (k.autotune)
+      if (k.autotune) {
         k.configs = configFacts(k.autotune);
+        k.record.autotuneNumStages = k.configs.numStages;
+      }
       kernels_.push_back(std::move(k));
     });
   }
@@ -956,6 +959,10 @@ private:
         }
         if (const Node *w = keywordArg(n, "waves_per_eu"); w && !c.wavesPerEu)
           c.wavesPerEu = w;
+        const Node *ns = keywordArg(n, "num_stages");
+        c.numStages.push_back(!ns                                              ? ""
+                              : ns->kind == K::Constant || ns->kind == K::Name ? ns->text
+                                                                               : "(expression)");
       }
     });
     return c;
@@ -1041,6 +1048,27 @@ private:
                    dottedName(iter->kids[1]->kids[0]) == "len";
     if (overRange && !overLen)
       return false;
+    // Over anything else, the loop must walk a collection: a name or
+    // attribute holding the tensors, zip/enumerate of them, or a mapping's
+    // items/values; a generator call (a chunker's (offset, length) pairs)
+    // is no tensor list.
+    if (!overRange) {
+      std::string last = fn.substr(fn.rfind('.') == std::string::npos ? 0 : fn.rfind('.') + 1);
+      bool collection = iter->kind == K::Name || iter->kind == K::Attribute ||
+                        iter->kind == K::List || iter->kind == K::Tuple || last == "zip" ||
+                        last == "enumerate" || last == "items" || last == "values";
+      if (!collection)
+        return false;
+    }
+    // A slice of one tensor by the loop variable is a chunk, not a tensor.
+    for (const Node *a : positionalArgs(call))
+      if (a->kind == K::Subscript && a->kids[1]->kind == K::Slice) {
+        std::vector<const Node *> names;
+        collectNames(a->kids[1], names);
+        for (const Node *n : names)
+          if (vars.count(n->text))
+            return false;
+      }
     for (const Node *a : positionalArgs(call)) {
       if (overLen) {
         // X[i] exactly: not a slice, not arithmetic on the index.

@@ -36,3 +36,14 @@ def accumulate(tensors, out):
     for t in tensors:
         add_one[(4,)](out, t.numel(), BLOCK=1024)
         out = out.cumsum(0)  # the next launch reads this one's result
+
+
+def chunks(n, size):
+    for off in range(0, n, size):
+        yield off, min(size, n - off)
+
+
+def chunked_rows(logits, out):
+    # A chunker's (offset, length) pairs over one tensor: deliberate, not a tensor list.
+    for row_off, row_len in chunks(logits.shape[0], 65535):
+        add_one[(row_len,)](logits[row_off:row_off + row_len], row_len, BLOCK=1024)

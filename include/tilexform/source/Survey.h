@@ -51,6 +51,9 @@ struct KernelRecord {
   unsigned line = 0;
   std::string dialect; // "triton" or "gluon"
   bool autotuned = false, heuristics = false;
+  /// Each autotune config's num_stages as written, in order ("" when a
+  /// config sets none: the launch default).
+  std::vector<std::string> autotuneNumStages;
   std::vector<std::string> decorators;
   std::vector<LoopRecord> loops;
   std::vector<Finding> findings;
