@@ -260,6 +260,7 @@ public:
     };
     FileSurvey out;
     out.jitDots = allJitDots();
+    out.importedLaunches = importedLaunches_;
     for (auto &k : kernels_) {
       std::sort(k.record.findings.begin(), k.record.findings.end(), byPosition);
       out.kernels.push_back(std::move(k.record));
@@ -447,6 +448,7 @@ private:
       if (k.autotune) {
         k.configs = configFacts(k.autotune);
         k.record.autotuneNumStages = k.configs.numStages;
+        k.record.tunedKeys.assign(k.configs.keys.begin(), k.configs.keys.end());
       }
       kernels_.push_back(std::move(k));
     });
@@ -974,9 +976,31 @@ private:
       if (n->kind != K::Call || n->kids[0]->kind != K::Subscript)
         return true;
       Node *sub = n->kids[0];
-      KernelInfo *k = kernelNamed(dottedName(sub->kids[0]));
-      if (!k || sub->kids[0]->kind != K::Name)
-        return true;
+      KernelInfo *k = sub->kids[0]->kind == K::Name ? kernelNamed(sub->kids[0]->text) : nullptr;
+      std::optional<KernelInfo> external;
+      if (!k) {
+        // A kernel imported from another module of the tree.
+        std::string head = dottedName(sub->kids[0]);
+        head = head.substr(0, head.find('.'));
+        if (head.empty() || !im_.alias.count(head))
+          return true;
+        std::string path = im_.resolve(sub->kids[0]);
+        if (llvm::StringRef(path).starts_with("triton") ||
+            llvm::StringRef(path).starts_with("torch"))
+          return true;
+        importedLaunches_ = true;
+        const ExternalKernel *ek = external_ ? lookupKernel(*external_, path) : nullptr;
+        if (!ek)
+          return true;
+        external.emplace();
+        external->record.name = ek->name;
+        external->dialect = ek->gluon ? Dialect::Gluon : Dialect::Triton;
+        external->autotune = ek->autotuned ? n : nullptr;
+        external->configs.keys.insert(ek->tunedKeys.begin(), ek->tunedKeys.end());
+        k = &*external;
+      } else if (external_) {
+        return true; // the first pass checked this file's own kernels
+      }
       // Inside a kernel there are no launches.
       for (Node *a : ancestors)
         if (KernelInfo *outer = a->kind == K::FunctionDef ? kernelNamed(a->text) : nullptr;
@@ -1023,6 +1047,9 @@ private:
                 std::to_string(tensorLoop->line) +
                 ": batch the tensors into one launch (a grouped kernel over a pointer table)"));
       }
+      if (external)
+        for (auto &f : external->record.findings)
+          fileFindings_.push_back(std::move(f));
       return true;
     });
   }
@@ -1251,8 +1278,36 @@ private:
   std::map<std::string, ModuleGlobal> globals_;
   std::map<std::string, int> jitDots_;
   std::set<std::string> inProgress_;
+  const KernelIndex *external_ = nullptr;
+  bool importedLaunches_ = false;
+
+  /// The kernel a dotted import path names: its longest suffix with a
+  /// module part that the index holds.
+  static const ExternalKernel *lookupKernel(const KernelIndex &index, llvm::StringRef path) {
+    path = path.ltrim('.');
+    while (path.contains('.')) {
+      auto it = index.find(path.str());
+      if (it != index.end())
+        return &it->second;
+      path = path.drop_front(path.find('.') + 1);
+    }
+    return nullptr;
+  }
 
 public:
+  /// The second pass: only the launches of imported kernels, checked
+  /// against the tree's kernels.
+  std::vector<Finding> importedLaunchFindings(const KernelIndex &index) {
+    external_ = &index;
+    collectModuleGlobals();
+    findKernels();
+    analyzeLaunches();
+    std::sort(fileFindings_.begin(), fileFindings_.end(), [](const Finding &a, const Finding &b) {
+      return std::tie(a.line, a.col, a.kind) < std::tie(b.line, b.col, b.kind);
+    });
+    return std::move(fileFindings_);
+  }
+
   /// Every @jit function of the file with its dots (for other files' loops).
   std::map<std::string, int> allJitDots() {
     for (auto &k : kernels_)
@@ -1521,6 +1576,15 @@ llvm::Expected<FileSurvey> surveySource(llvm::StringRef text, const std::string 
   return analysis.run();
 }
 
+llvm::Expected<std::vector<Finding>>
+surveyImportedLaunches(llvm::StringRef text, const std::string &file, const KernelIndex &index) {
+  auto module = parsePython(text, file);
+  if (!module)
+    return module.takeError();
+  FileAnalysis analysis(**module, text);
+  return analysis.importedLaunchFindings(index);
+}
+
 bool gitignoreMatch(llvm::StringRef pattern, llvm::StringRef path, bool isDirectory) {
   bool dirOnly = pattern.consume_back("/");
   if (dirOnly && !isDirectory)
@@ -1535,6 +1599,25 @@ bool gitignoreMatch(llvm::StringRef pattern, llvm::StringRef path, bool isDirect
 
 namespace {
 
+/// The dotted names a module file is imported by, whatever the tree's root:
+/// "pkg/helpers.py" is "helpers" and "pkg.helpers" (a package's __init__ is
+/// the package).
+std::vector<std::string> moduleSuffixes(const std::string &file) {
+  llvm::StringRef p(file);
+  p.consume_back(".py");
+  llvm::SmallVector<llvm::StringRef> parts;
+  p.split(parts, '/', -1, false);
+  if (!parts.empty() && parts.back() == "__init__")
+    parts.pop_back();
+  std::vector<std::string> out;
+  std::string suffix;
+  for (size_t j = parts.size(); j-- > 0;) {
+    suffix = suffix.empty() ? parts[j].str() : parts[j].str() + "." + suffix;
+    out.push_back(suffix);
+  }
+  return out;
+}
+
 /// Loops that call @jit helpers imported from other modules of the tree get
 /// those helpers' dots: Triton inlines them before pipelining, so such a loop
 /// is controlled by the launch num_stages. Modules are named by the file's
@@ -1545,19 +1628,10 @@ void joinImportedHelpers(const std::vector<std::string> &files, std::vector<File
   for (size_t i = 0; i < files.size(); ++i) {
     if (results[i].error || results[i].survey.jitDots.empty())
       continue;
-    llvm::StringRef p(files[i]);
-    p.consume_back(".py");
-    llvm::SmallVector<llvm::StringRef> parts;
-    p.split(parts, '/', -1, false);
-    if (!parts.empty() && parts.back() == "__init__")
-      parts.pop_back();
-    std::string suffix;
-    for (size_t j = parts.size(); j-- > 0;) {
-      suffix = suffix.empty() ? parts[j].str() : parts[j].str() + "." + suffix;
+    for (const std::string &suffix : moduleSuffixes(files[i]))
       for (auto &[fn, dots] : results[i].survey.jitDots)
         if (dots > 0)
           byPath.emplace(suffix + "." + fn, dots);
-    }
   }
   if (byPath.empty())
     return;
@@ -1597,6 +1671,44 @@ void joinImportedHelpers(const std::vector<std::string> &files, std::vector<File
                                  loop.dots, loop.dots == 1 ? "" : "s", loop.helperDots);
         }
       }
+  }
+}
+
+/// Launches of kernels imported from other modules of the tree, checked
+/// against those kernels (autotune configs, dialect): in some trees most
+/// kernels are launched only from other modules.
+void joinImportedLaunches(const std::vector<std::string> &files, std::vector<FileResult> &results) {
+  KernelIndex index;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (results[i].error || results[i].survey.kernels.empty())
+      continue;
+    for (const std::string &suffix : moduleSuffixes(files[i]))
+      for (auto &k : results[i].survey.kernels) {
+        ExternalKernel e;
+        e.name = k.name;
+        e.gluon = k.dialect == "gluon";
+        e.autotuned = k.autotuned;
+        e.tunedKeys = k.tunedKeys;
+        index.emplace(suffix + "." + k.name, std::move(e));
+      }
+  }
+  if (index.empty())
+    return;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (results[i].error || !results[i].survey.importedLaunches)
+      continue;
+    auto buffer = readInputFile(files[i]);
+    if (!buffer) {
+      llvm::consumeError(buffer.takeError());
+      continue;
+    }
+    auto found = surveyImportedLaunches((*buffer)->getBuffer(), files[i], index);
+    if (!found) {
+      llvm::consumeError(found.takeError());
+      continue;
+    }
+    for (auto &f : *found)
+      results[i].survey.findings.push_back(std::move(f));
   }
 }
 
@@ -1641,6 +1753,7 @@ llvm::Expected<SurveyReport> survey(const std::vector<std::string> &roots,
   parallelForWithProgress(state.files.size(), options.jobs, options.progress,
                           [&](size_t i) { results[i] = surveyFile(state.files[i]); });
   joinImportedHelpers(state.files, results);
+  joinImportedLaunches(state.files, results);
   SurveyReport report;
   report.filesExcluded = state.excluded;
   for (auto &r : results) {

@@ -54,6 +54,8 @@ struct KernelRecord {
   /// Each autotune config's num_stages as written, in order ("" when a
   /// config sets none: the launch default).
   std::vector<std::string> autotuneNumStages;
+  /// The parameters the autotune configs tune (their Config dict keys).
+  std::vector<std::string> tunedKeys;
   std::vector<std::string> decorators;
   std::vector<LoopRecord> loops;
   std::vector<Finding> findings;
@@ -65,7 +67,25 @@ struct FileSurvey {
   /// Every @jit function of the file with the dots it holds (its own and its
   /// same-file helpers'), for helpers called from other files.
   std::map<std::string, int> jitDots;
+  /// Whether the file launches kernels it imports (`mod.kernel[grid](...)`):
+  /// the tree walk then checks those launches against the kernels of the tree.
+  bool importedLaunches = false;
 };
+
+/// A kernel of another file, as a launch in this one sees it.
+struct ExternalKernel {
+  std::string name;
+  bool gluon = false, autotuned = false;
+  std::vector<std::string> tunedKeys;
+};
+/// Kernels by dotted path suffix ("matmul.mm", "ops.matmul.mm").
+using KernelIndex = std::map<std::string, ExternalKernel>;
+
+/// The findings of the launches in `text` of kernels imported from other
+/// files of the tree, checked against `index` (grid, waves_per_eu,
+/// num_warps sweeps, per-tensor loops); file-level findings naming the kernel.
+llvm::Expected<std::vector<Finding>>
+surveyImportedLaunches(llvm::StringRef text, const std::string &file, const KernelIndex &index);
 
 struct SurveyRule {
   const char *id;
