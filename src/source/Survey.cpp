@@ -275,7 +275,24 @@ private:
     llvm::StringRef rest = text_;
     for (unsigned i = 1; i < line && !rest.empty(); ++i)
       rest = rest.split('\n').second;
-    return rest.split('\n').first.trim().str();
+    llvm::StringRef l = rest.split('\n').first;
+    // Without a trailing comment: a '#' outside quotes ends the code.
+    char quote = 0;
+    for (size_t i = 0; i < l.size(); ++i) {
+      char c = l[i];
+      if (quote) {
+        if (c == '\\')
+          ++i;
+        else if (c == quote)
+          quote = 0;
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+      } else if (c == '#') {
+        l = l.take_front(i);
+        break;
+      }
+    }
+    return l.trim().str();
   }
 
   Finding finding(const char *kind, const Node *at, const std::string &kernel,
@@ -457,7 +474,27 @@ private:
   // ---- constexpr-ness inside one kernel
   struct Scope {
     std::set<std::string> params, constexprParams, locals, constexprLocals;
+    /// Parameters annotated with a class of this file, by name: for the
+    /// constexpr fields of an @aggregate (`cfg: Config` then `cfg.BLOCK`).
+    std::map<std::string, std::string> paramClass;
   };
+
+  /// The fields a class of this file declares `: tl.constexpr` (or
+  /// `gl.constexpr`), as @aggregate classes do; empty for other classes.
+  const std::set<std::string> &constexprFields(const std::string &cls) {
+    auto it = constexprFields_.find(cls);
+    if (it != constexprFields_.end())
+      return it->second;
+    std::set<std::string> &fields = constexprFields_[cls];
+    for (Node *st : m_.root->body)
+      if (st->kind == K::ClassDef && st->text == cls)
+        for (Node *b : st->body)
+          if (b->kind == K::AnnAssign && b->kids[0]->kind == K::Name &&
+              isConstexprAnnotation(b->kids[1]))
+            fields.insert(b->kids[0]->text);
+    return fields;
+  }
+  std::map<std::string, std::set<std::string>> constexprFields_;
 
   bool nameIsConstexpr(const Node *e, const Scope &s) const {
     if (s.constexprParams.count(e->text) || s.constexprLocals.count(e->text))
@@ -493,10 +530,19 @@ private:
         if (!nameIsConstexpr(e, s))
           return false;
         break;
-      case K::Attribute:
+      case K::Attribute: {
+        // A constexpr field of an aggregate parameter (`cfg.BLOCK_M`).
+        const Node *base = e->kids[0];
+        if (base->kind == K::Name) {
+          auto cls = s.paramClass.find(base->text);
+          if (cls != s.paramClass.end() &&
+              const_cast<FileAnalysis *>(this)->constexprFields(cls->second).count(e->text))
+            break;
+        }
         if (!typeInfo.count(e->text) && !isLanguagePath(im_.resolve(e)))
           work.push_back(e->kids[0]);
         break;
+      }
       case K::Keyword:
         work.push_back(e->kids[0]);
         break;
@@ -565,6 +611,8 @@ private:
       Node *annotation = p->kids[0];
       if (isConstexprAnnotation(annotation))
         s.constexprParams.insert(p->text);
+      else if (annotation && annotation->kind == K::Name && definitions_.count(annotation->text))
+        s.paramClass[p->text] = annotation->text;
     }
     // Every name bound in the body is local; a local is constexpr when all
     // its plain assignments are (computed to a fixed point).

@@ -40,3 +40,26 @@ def optional_bias(q, k, bias, c, N, BN: tl.constexpr, HAS_BIAS: tl.constexpr):
             s = s - 1
         acc += s
     tl.store(c, acc)
+
+
+@triton.jit
+def _noop():
+    pass
+
+
+@tl.core._aggregate
+class Config:
+    HAS_BIAS: tl.constexpr
+    BLOCK: tl.constexpr
+    scale: tl.tensor
+
+
+@triton.jit
+def with_config(q, k, c, N, cfg: Config):
+    acc = tl.zeros((64, 64), tl.float32)
+    for start in range(0, N, 64):
+        s = tl.dot(tl.load(q), tl.load(k + start))
+        if cfg.HAS_BIAS:  # a constexpr field of an aggregate
+            s = s + 1
+        acc += s
+    tl.store(c, acc)

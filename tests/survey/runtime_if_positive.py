@@ -24,3 +24,20 @@ def gemm_pid_branch(a, b, c, K, BK: tl.constexpr):
         elif pid < -1:
             acc += 1
     tl.store(c, acc)
+
+
+@tl.core._aggregate
+class Config:
+    HAS_BIAS: tl.constexpr
+    scale: tl.tensor
+
+
+@triton.jit
+def with_config(q, k, c, N, cfg: Config):
+    acc = tl.zeros((64, 64), tl.float32)
+    for start in range(0, N, 64):
+        s = tl.dot(tl.load(q), tl.load(k + start))
+        if cfg.scale > 0:  # a runtime field
+            s = s + 1
+        acc += s
+    tl.store(c, acc)
