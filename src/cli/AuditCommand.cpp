@@ -224,7 +224,7 @@ int runOne() {
   auto r = auditFile(opts.files[0]);
   if (!r)
     return reportAuditError(r.takeError());
-  if (opts.format == "json") {
+  if (isJson(opts.format)) {
     Json j = envelope("audit", "AUDITED", kExitOk);
     reportInto(j, *r);
     printJson(j);
@@ -287,7 +287,7 @@ int runDiff() {
   const char *verdict = same ? "SAME" : "DIFFERENT";
   const asmfile::Census &ca = d.comparedLoops ? *a->hotLoop : a->whole;
   const asmfile::Census &cb = d.comparedLoops ? *b->hotLoop : b->whole;
-  if (opts.format == "json") {
+  if (isJson(opts.format)) {
     Json j = envelope("audit", verdict, kExitOk);
     Json ja, jb;
     reportInto(ja, *a);

@@ -35,7 +35,7 @@ int exitFor(gate::Verdict v) {
   return v == gate::Verdict::Pass || v == gate::Verdict::Resolved ? kExitOk : 2;
 }
 
-bool jsonOut() { return opts.json || opts.format == "json"; }
+bool jsonOut() { return opts.json || isJson(opts.format); }
 
 int runChampion() {
   auto r = gate::checkChampion(opts.bundle, opts.minSamples);

@@ -5,6 +5,7 @@
 #include "tilexform/gluon/Gluon.h"
 #include "tilexform/ir/GenericPrinter.h"
 #include "tilexform/ir/Module.h"
+#include "tilexform/support/InputError.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -16,26 +17,25 @@ namespace tilexform::cli {
 namespace {
 
 struct InspectOptions {
-  std::string file, gluonApi = "3.6", format = "text";
-  bool json = false, printGeneric = false;
+  std::vector<std::string> files;
+  std::string gluonApi = "3.6", format = "text";
+  bool json = false, printGeneric = false, quiet = false;
+  unsigned jobs = 0;
 } opts;
 
-int execute() {
-  if (opts.json)
-    opts.format = "json";
-  auto api = resolveGluonApi(opts.gluonApi);
-  if (!api)
-    return kExitUsage;
-  auto loaded = loadForCommand(opts.file);
-  if (!loaded)
-    return reportError(loaded.takeError());
+FileOutput inspectOne(const std::string &file, gluon::GluonApi api) {
+  FileOutput o;
+  const std::string shown = file == "-" ? "<stdin>" : file;
+  auto loaded = loadForCommand(file);
+  if (!loaded) {
+    o.error = errorLine(loaded.takeError());
+    return o;
+  }
   ir::Module &mod = **loaded;
   if (opts.printGeneric) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
+    llvm::raw_string_ostream os(o.text);
     ir::printGeneric(mod, os);
-    printText(text);
-    return kExitOk;
+    return o;
   }
 
   Json module;
@@ -82,7 +82,7 @@ int execute() {
     j["name"] = a.name;
     j["attr"] = l.getText().str();
     j["kind"] = l.getEncoding()->kind();
-    auto g = gluon::emitGluon(*l.getEncoding(), *api);
+    auto g = gluon::emitGluon(*l.getEncoding(), api);
     j["gluon"] = g.expr ? Json(*g.expr) : Json(nullptr);
     if (!g.expr)
       j["reason"] = g.reason;
@@ -145,9 +145,9 @@ int execute() {
                               {"line", info.second.line},
                               {"col", info.second.col}});
 
-  if (opts.format == "json") {
+  if (isJson(opts.format)) {
     Json j = envelope("inspect", "OK", kExitOk);
-    j["file"] = opts.file;
+    j["file"] = shown;
     j["module"] = module;
     j["layouts"] = layouts;
     j["other_aliases"] = otherAliases;
@@ -156,12 +156,12 @@ int execute() {
     j["unknown_ops"] = unknownOps;
     j["functions"] = functions;
     j["loops"] = loops;
-    printJson(j);
-    return kExitOk;
+    o.doc = std::move(j);
+    return o;
   }
 
   std::string out;
-  out += fmt::format("file:      {}\n", opts.file);
+  out += fmt::format("file:      {}\n", shown);
   out += fmt::format("target:    {}  num_warps={}  threads_per_warp={}  num_ctas={}\n",
                      mod.facts.target.empty() ? "?" : mod.facts.target,
                      mod.facts.numWarps ? std::to_string(*mod.facts.numWarps) : "?",
@@ -195,8 +195,18 @@ int execute() {
   out += fmt::format("\nunknown ops: {}\n", unknown.empty() ? "none" : "");
   for (auto &[name, info] : unknown)
     out += fmt::format("  {} ({}x, first at line {})\n", name, info.first, info.second.line);
-  printText(out);
-  return kExitOk;
+  o.text = std::move(out);
+  return o;
+}
+
+int execute() {
+  if (opts.json)
+    opts.format = "json";
+  auto api = resolveGluonApi(opts.gluonApi);
+  if (!api)
+    return kExitUsage;
+  return runOverFiles("inspect", opts.files, isJson(opts.format) && !opts.printGeneric, opts.jobs,
+                      opts.quiet, [&](const std::string &f) { return inspectOne(f, *api); });
 }
 
 } // namespace
@@ -204,7 +214,8 @@ int execute() {
 void addInspectCommand(CLI::App &root) {
   auto *cmd = root.add_subcommand(
       "inspect", "Load a .ttgir/.ttir dump and report module facts, layouts, ops and loops");
-  cmd->add_option("file", opts.file, "The dump to read")->required();
+  cmd->add_option("files", opts.files, "The dumps to read ('-': standard input)")->required();
+  addJobsOptions(cmd, opts.jobs, opts.quiet);
   addGluonApiOption(cmd, opts.gluonApi);
   addFormatOptions(cmd, opts.format, opts.json);
   cmd->add_flag("--print-generic", opts.printGeneric,

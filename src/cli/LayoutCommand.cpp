@@ -103,7 +103,7 @@ std::string ownerText(const std::vector<std::string> &ins, const std::vector<int
 int execute() {
   if (opts.json)
     opts.format = "json";
-  Format format = opts.format == "json" ? Format::Json : Format::Text;
+  Format format = isJson(opts.format) ? Format::Json : Format::Text;
   auto api = resolveGluonApi(opts.gluonApi);
   if (!api)
     return kExitUsage;

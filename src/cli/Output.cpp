@@ -4,10 +4,12 @@
 #include "tilexform/Version.h"
 #include "tilexform/ir/Module.h"
 #include "tilexform/support/InputError.h"
+#include "tilexform/support/Parallel.h"
 
 #include <CLI/CLI.hpp>
 #include <llvm/Support/BuryPointer.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -27,7 +29,14 @@ std::string checkCount(std::string &value) {
 }
 
 llvm::Expected<ir::Module *> loadForCommand(const std::string &path) {
-  auto loaded = ir::loadModuleFile(path);
+  llvm::Expected<std::unique_ptr<ir::Module>> loaded =
+      path == "-" ? [&]() -> llvm::Expected<std::unique_ptr<ir::Module>> {
+    auto text = readStandardInput();
+    if (!text)
+      return text.takeError();
+    return ir::loadModuleText(*text, "<stdin>");
+  }()
+      : ir::loadModuleFile(path);
   if (!loaded)
     return loaded.takeError();
   ir::Module *mod = loaded->get();
@@ -46,11 +55,87 @@ Json envelope(const std::string &command, const std::string &verdict, int exitCo
   return j;
 }
 
+namespace {
+bool gJsonLines = false;
+} // namespace
+
+void setJsonLines(bool lines) { gJsonLines = lines; }
+bool jsonLines() { return gJsonLines; }
+
 void printJson(const Json &doc) {
   // Render fully before writing so a failure never leaves half a document.
-  std::string text = doc.dump(2, ' ', false, Json::error_handler_t::replace);
+  std::string text = gJsonLines ? doc.dump(-1, ' ', false, Json::error_handler_t::replace)
+                                : doc.dump(2, ' ', false, Json::error_handler_t::replace);
   text += '\n';
   printText(text);
+}
+
+int runOverFiles(const char *command, const std::vector<std::string> &files, bool json,
+                 unsigned jobs, bool quiet,
+                 const std::function<FileOutput(const std::string &)> &one) {
+  std::vector<FileOutput> out(files.size());
+  // Standard input can be read once, and not from a worker thread's race.
+  bool stdinTwice = std::count(files.begin(), files.end(), "-") > 1;
+  if (stdinTwice)
+    return reportError("'-' (standard input) named more than once", kExitUsage);
+  ProgressLine progress(command, quiet || files.size() < 2);
+  parallelForWithProgress(files.size(), files.size() > 1 ? jobs : 1, progress.callback(),
+                          [&](size_t i) { out[i] = one(files[i]); });
+  progress.finish();
+  int code = kExitOk;
+  bool failed = false;
+  std::vector<std::string> errors;
+  for (auto &o : out) {
+    if (o.reported) {
+      code = std::max(code, o.exitCode);
+      continue;
+    }
+    if (!o.error.empty()) {
+      failed = true;
+      errors.push_back(o.error);
+      continue;
+    }
+    code = std::max(code, o.exitCode);
+  }
+  bool anyReported = std::any_of(out.begin(), out.end(), [](auto &o) { return o.reported; });
+  if (anyReported && files.size() == 1)
+    return code;
+  printErrorLines(errors);
+  if (json && (files.size() == 1 || gJsonLines)) {
+    for (auto &o : out)
+      if (o.error.empty() && !o.reported)
+        printJson(o.doc);
+  } else if (json) {
+    std::string verdict;
+    int worst = -1;
+    Json results = Json::array();
+    for (auto &o : out) {
+      if (!o.error.empty() || o.reported)
+        continue;
+      if (o.exitCode > worst) {
+        worst = o.exitCode;
+        verdict = o.doc.value("verdict", "");
+      }
+      results.push_back(std::move(o.doc));
+    }
+    int overall = failed ? std::max(code, int(kExitInput)) : code;
+    Json j = envelope(command, verdict.empty() ? "NONE" : verdict, overall);
+    j["files"] = files.size();
+    j["failed"] = errors.size();
+    j["results"] = results;
+    printJson(j);
+  } else {
+    std::string text;
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (!out[i].error.empty() || out[i].reported)
+        continue;
+      if (!text.empty())
+        text += "\n";
+      text += out[i].text;
+    }
+    printText(text);
+  }
+  return failed ? std::max(code, int(kExitInput)) : code;
 }
 
 namespace {
@@ -121,9 +206,21 @@ int writeOutFile(const std::string &out, llvm::StringRef text, bool force) {
   return 0;
 }
 
+void addJobsOptions(CLI::App *cmd, unsigned &jobs, bool &quiet) {
+  cmd->add_option("-j,--jobs", jobs, "Files read in parallel (0: all cores)")
+      ->capture_default_str();
+  cmd->add_flag("-q,--quiet", quiet, "No progress line on a terminal");
+}
+
 void addFormatOptions(CLI::App *cmd, std::string &format, bool &json) {
-  cmd->add_option("--format", format, "Output format")
-      ->check(CLI::IsMember({"text", "json"}))
+  cmd->add_option("--format", format,
+                  "Output format: text, json (one pretty document) or jsonl (one compact "
+                  "document per line, per input file)")
+      ->check(CLI::IsMember({"text", "json", "jsonl"}))
+      ->each([](const std::string &v) {
+        if (v == "jsonl")
+          setJsonLines(true);
+      })
       ->capture_default_str();
   cmd->add_flag("--json", json, "Same as --format json");
 }

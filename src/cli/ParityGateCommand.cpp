@@ -120,14 +120,14 @@ int runParityGateCommand() {
                                                          : 2;
   const char *verdict = gate::verdictName(r->verdict);
   if (r->verdict == gate::Verdict::InvalidInput) {
-    if (opts.format == "json") {
+    if (isJson(opts.format)) {
       Json j = envelope("parity-gate", verdict, code);
       j["invalid"] = r->invalidReason;
       printJson(j);
     }
     return reportError("INVALID_INPUT: " + r->invalidReason, kExitInput);
   }
-  if (opts.format == "json") {
+  if (isJson(opts.format)) {
     Json j = envelope("parity-gate", verdict, code);
     j["ratio"] = r->ratio;
     j["min_ratio"] = r->minRatio;

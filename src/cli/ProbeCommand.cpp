@@ -166,7 +166,7 @@ int execute() {
         kExitInput);
   std::string verdict = report->errors.empty() ? "OK" : "PARTIAL";
 
-  if (opts.format == "json") {
+  if (isJson(opts.format)) {
     Json j = envelope("probe", verdict, kExitOk);
     j["inputs"] = opts.paths;
     j["files_read"] = report->filesRead;

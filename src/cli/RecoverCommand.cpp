@@ -3,7 +3,7 @@
 #include "tilexform/analysis/Recover.h"
 #include "tilexform/cli/Commands.h"
 #include "tilexform/cli/Output.h"
-#include "tilexform/support/OutputFile.h"
+#include "tilexform/support/InputError.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -16,25 +16,22 @@ namespace tilexform::cli {
 namespace {
 
 struct RecoverOptions {
-  std::string file, gluonApi = "3.6", format = "text", out, arch;
-  bool json = false, allowUnrecoverable = false, force = false;
+  std::vector<std::string> files;
+  std::string gluonApi = "3.6", format = "text", out, arch;
+  bool json = false, allowUnrecoverable = false, force = false, quiet = false;
   size_t maxSites = 8;
+  unsigned jobs = 0;
 } opts;
 
-int execute() {
-  if (opts.json)
-    opts.format = "json";
-  auto api = resolveGluonApi(opts.gluonApi);
-  if (!api)
-    return kExitUsage;
-  // Refuse before any work: an existing target needs --force.
-  if (int code = refuseExistingOut(opts.out, opts.force))
-    return code;
-
-  auto loaded = loadForCommand(opts.file);
-  if (!loaded)
-    return reportError(loaded.takeError());
-  auto report = analysis::recover(**loaded, *api, opts.arch);
+FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
+  FileOutput o;
+  auto loaded = loadForCommand(file);
+  if (!loaded) {
+    o.error = errorLine(loaded.takeError());
+    return o;
+  }
+  auto report = analysis::recover(**loaded, api, opts.arch);
+  const std::string shown = file == "-" ? "<stdin>" : file;
 
   bool unrecoverable = false, differs = false;
   for (auto &l : report.layouts) {
@@ -55,14 +52,18 @@ int execute() {
   }
 
   if (!opts.out.empty()) {
-    std::string text = analysis::anchorModule(report, opts.file);
-    if (int code = writeOutFile(opts.out, text, opts.force))
-      return code;
+    std::string text = analysis::anchorModule(report, shown);
+    if (int code = writeOutFile(opts.out, text, opts.force)) {
+      o.exitCode = code;
+      o.reported = true;
+      return o;
+    }
   }
+  o.exitCode = exitCode;
 
-  if (opts.format == "json") {
+  if (isJson(opts.format)) {
     Json j = envelope("recover", verdict, exitCode);
-    j["file"] = opts.file;
+    j["file"] = shown;
     j["module"] =
         Json{{"target", report.facts.target.empty() ? Json(nullptr) : Json(report.facts.target)},
              {"arch", report.arch.empty() ? Json(nullptr) : Json(report.arch)},
@@ -156,12 +157,12 @@ int execute() {
     j["constants_digest"] = report.constantsDigest;
     if (!opts.out.empty())
       j["out"] = opts.out;
-    printJson(j);
-    return exitCode;
+    o.doc = std::move(j);
+    return o;
   }
 
   std::string out;
-  out += fmt::format("file:      {}\n", opts.file);
+  out += fmt::format("file:      {}\n", shown);
   out += fmt::format("target:    {}  num_warps={}  gluon api {}\n",
                      report.facts.target.empty() ? "?" : report.facts.target,
                      report.facts.numWarps ? std::to_string(*report.facts.numWarps) : "?",
@@ -214,8 +215,23 @@ int execute() {
   out += fmt::format("\nconstants-digest: {}\n", report.constantsDigest);
   if (!opts.out.empty())
     out += fmt::format("wrote {}\n", opts.out);
-  printText(out);
-  return exitCode;
+  o.text = std::move(out);
+  return o;
+}
+
+int execute() {
+  if (opts.json)
+    opts.format = "json";
+  auto api = resolveGluonApi(opts.gluonApi);
+  if (!api)
+    return kExitUsage;
+  if (!opts.out.empty() && opts.files.size() != 1)
+    return reportError("--out writes the module of one dump; give one file", kExitUsage);
+  // Refuse before any work: an existing target needs --force.
+  if (int code = refuseExistingOut(opts.out, opts.force))
+    return code;
+  return runOverFiles("recover", opts.files, isJson(opts.format), opts.jobs, opts.quiet,
+                      [&](const std::string &f) { return recoverOne(f, *api); });
 }
 
 } // namespace
@@ -223,7 +239,9 @@ int execute() {
 void addRecoverCommand(CLI::App &root) {
   auto *cmd = root.add_subcommand(
       "recover", "Plain Triton's layouts as Gluon constructors, with proof, roles and facts");
-  cmd->add_option("file", opts.file, "The plain Triton .ttgir dump")->required();
+  cmd->add_option("files", opts.files, "Plain Triton .ttgir dumps ('-': standard input)")
+      ->required();
+  addJobsOptions(cmd, opts.jobs, opts.quiet);
   addGluonApiOption(cmd, opts.gluonApi);
   cmd->add_option("--out", opts.out, "Write the layouts as a Python module (anchor_layouts.py)");
   cmd->add_flag("--force", opts.force, "Overwrite --out if it exists");

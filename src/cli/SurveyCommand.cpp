@@ -308,7 +308,7 @@ int execute() {
     for (auto *f : allFindings(*report))
       if (opts.failOn.count("all") || opts.failOn.count(f->kind))
         code = kExitFinding;
-  if (opts.format == "json") {
+  if (isJson(opts.format)) {
     printJson(reportJson(*report));
   } else if (opts.format == "sarif") {
     printJson(sarifJson(*report));
@@ -332,8 +332,12 @@ void addSurveyCommand(CLI::App &root) {
   cmd->add_option("-j,--jobs", opts.jobs, "Files parsed in parallel (0: all cores)")
       ->capture_default_str();
   cmd->add_flag("-q,--quiet", opts.quiet, "No progress line on a terminal");
-  cmd->add_option("--format", opts.format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "sarif"}))
+  cmd->add_option("--format", opts.format, "Output format (jsonl: the JSON on one line)")
+      ->check(CLI::IsMember({"text", "json", "jsonl", "sarif"}))
+      ->each([](const std::string &v) {
+        if (v == "jsonl")
+          setJsonLines(true);
+      })
       ->capture_default_str();
   cmd->add_flag("--json", opts.json, "Same as --format json");
   cmd->add_option("--fail-on", opts.failOnList,

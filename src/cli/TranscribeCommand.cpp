@@ -66,7 +66,7 @@ int runTranscribeCommand() {
       return c;
     wrote = true;
   }
-  if (opts.format == "json") {
+  if (isJson(opts.format)) {
     Json j = envelope("transcribe", verdict, code);
     j["file"] = opts.file;
     j["kernel"] = r->kernel;

@@ -68,7 +68,7 @@ int execute() {
   auto v = analysis::verify(**plain, **anchor, *api, opts.arch);
   int exitCode = v.verdict == "FAIL" ? 1 : v.verdict == "NOT_COMPARABLE" ? 3 : 0;
 
-  if (opts.format == "json") {
+  if (isJson(opts.format)) {
     Json j = envelope("verify", v.verdict, exitCode);
     j["plain"] = opts.plain;
     j["anchor"] = opts.anchor;

@@ -100,6 +100,29 @@ llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(const std::str
   return std::move(*buffer);
 }
 
+llvm::Expected<std::string> readStandardInput() {
+  // Blocking reads of whatever stdin is (a pipe, a file, a terminal), up to
+  // the limit: a stream without end (`< /dev/zero`) is refused, not read.
+  std::string text;
+  char chunk[1 << 16];
+  while (true) {
+    ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      return llvm::make_error<InputError>("<stdin>", 0, 0, describeSystemError(errno));
+    }
+    if (n == 0)
+      break;
+    if (text.size() + size_t(n) > maxInputSize())
+      return llvm::make_error<InputError>(
+          "<stdin>", 0, 0,
+          fmt::format("more than {} bytes, the input limit (--max-input-size)", maxInputSize()));
+    text.append(chunk, size_t(n));
+  }
+  return text;
+}
+
 std::string errorLine(llvm::Error err) {
   std::string line;
   llvm::handleAllErrors(

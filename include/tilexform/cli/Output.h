@@ -27,9 +27,9 @@ using Json = nlohmann::ordered_json;
 /// is refused with a plain message rather than wrapped to a huge number.
 std::string checkCount(std::string &value);
 
-/// Loads a dump for a command. The module lives until the process exits and
-/// is never torn down (as clang's -disable-free): freeing a large op tree
-/// costs more than a command's own work.
+/// Loads a dump for a command (`-`: standard input). The module lives until
+/// the process exits and is never torn down (as clang's -disable-free):
+/// freeing a large op tree costs more than a command's own work.
 llvm::Expected<ir::Module *> loadForCommand(const std::string &path);
 
 enum ExitCode : int {
@@ -46,8 +46,35 @@ enum class Format { Text, Json };
 /// The envelope every JSON document starts with.
 Json envelope(const std::string &command, const std::string &verdict, int exitCode);
 
-/// Prints `doc` (one JSON document, pretty, newline-terminated) to stdout.
+/// Prints `doc` to stdout: pretty, or on one line when `--format jsonl`
+/// was given (round logs append one document per line).
 void printJson(const Json &doc);
+/// `--format jsonl`: every JSON document on one line.
+void setJsonLines(bool lines);
+bool jsonLines();
+
+/// What one input file gave a multi-file command: its JSON document, its
+/// text report and exit code, or one error line when it could not be read.
+struct FileOutput {
+  int exitCode = 0;
+  Json doc;
+  std::string text;
+  std::string error;     // `file:line:col: error: ...`; non-empty when the input failed
+  bool reported = false; // failed, and the error line is already on stderr
+};
+
+/// `-j/--jobs N` and `-q/--quiet` on a command that reads many files.
+void addJobsOptions(CLI::App *cmd, unsigned &jobs, bool &quiet);
+
+/// Runs `one` over every input (on `jobs` threads, 0: all cores; a progress
+/// line on a terminal) and prints the results in input order: the text
+/// reports; one JSON document (the file's own for one input, else the
+/// envelope with `results: [...]`); or one line per input with jsonl. Failed
+/// inputs get their line on stderr and do not stop the rest. Returns the
+/// largest exit code, 65 when an input failed.
+int runOverFiles(const char *command, const std::vector<std::string> &files, bool json,
+                 unsigned jobs, bool quiet,
+                 const std::function<FileOutput(const std::string &)> &one);
 
 /// Prints a text report, rendered whole before it is written, to stdout.
 void printText(const std::string &text);
@@ -67,7 +94,10 @@ int refuseExistingOut(const std::string &out, bool force);
 /// of the reported error (64 for an existing target, 74 for a failed write).
 int writeOutFile(const std::string &out, llvm::StringRef text, bool force);
 
-/// `--format text|json` and `--json` on a command.
+/// Whether `--format` asks for JSON (json, or jsonl: one document per line).
+inline bool isJson(const std::string &format) { return format == "json" || format == "jsonl"; }
+
+/// `--format text|json|jsonl` and `--json` on a command.
 void addFormatOptions(CLI::App *cmd, std::string &format, bool &json);
 
 /// `--gluon-api 3.6|3.5` on a command.

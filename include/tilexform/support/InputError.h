@@ -36,6 +36,10 @@ TextPosition positionOf(llvm::StringRef text, size_t offset);
 /// reading), or an InputError naming the path and why.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(const std::string &path);
 
+/// All of standard input (`-` on a command line), at most `maxInputSize()`
+/// bytes, or an InputError naming `<stdin>`.
+llvm::Expected<std::string> readStandardInput();
+
 /// The input size limit (bytes); the CLI sets it from --max-input-size.
 uint64_t maxInputSize();
 void setMaxInputSize(uint64_t bytes);
