@@ -3,18 +3,24 @@
 #include "tilexform/analysis/Verify.h"
 #include "tilexform/cli/Commands.h"
 #include "tilexform/cli/Output.h"
+#include "tilexform/support/InputError.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <llvm/ADT/StringRef.h>
+
+#include <algorithm>
+#include <filesystem>
 
 namespace tilexform::cli {
 
 namespace {
 
 struct VerifyOptions {
-  std::string plain, anchor, gluonApi = "3.6", format = "text", arch;
-  bool json = false;
+  std::string plain, anchor, pairs, gluonApi = "3.6", format = "text", arch;
+  bool json = false, quiet = false;
   size_t maxSites = 8;
+  unsigned jobs = 0;
 } opts;
 
 Json useJson(const analysis::LayoutUse &u) {
@@ -53,25 +59,27 @@ Json sharedJson(const analysis::SharedSummary &s) {
       {"over_capacity", s.capacity ? Json(s.peakBytes > s.capacity->value) : Json(nullptr)}};
 }
 
-int execute() {
-  if (opts.json)
-    opts.format = "json";
-  auto api = resolveGluonApi(opts.gluonApi);
-  if (!api)
-    return kExitUsage;
-  auto plain = loadForCommand(opts.plain);
-  if (!plain)
-    return reportError(plain.takeError());
-  auto anchor = loadForCommand(opts.anchor);
-  if (!anchor)
-    return reportError(anchor.takeError());
-  auto v = analysis::verify(**plain, **anchor, *api, opts.arch);
+FileOutput verifyOne(const std::string &plainPath, const std::string &anchorPath,
+                     gluon::GluonApi api) {
+  FileOutput o;
+  auto plain = loadForCommand(plainPath);
+  if (!plain) {
+    o.error = errorLine(plain.takeError());
+    return o;
+  }
+  auto anchor = loadForCommand(anchorPath);
+  if (!anchor) {
+    o.error = errorLine(anchor.takeError());
+    return o;
+  }
+  auto v = analysis::verify(**plain, **anchor, api, opts.arch);
   int exitCode = v.verdict == "FAIL" ? 1 : v.verdict == "NOT_COMPARABLE" ? 3 : 0;
+  o.exitCode = exitCode;
 
   if (isJson(opts.format)) {
     Json j = envelope("verify", v.verdict, exitCode);
-    j["plain"] = opts.plain;
-    j["anchor"] = opts.anchor;
+    j["plain"] = plainPath;
+    j["anchor"] = anchorPath;
     j["not_comparable_reason"] =
         v.notComparableReason.empty() ? Json(nullptr) : Json(v.notComparableReason);
     Json missing = Json::array(), extra = Json::array(), reconciled = Json::array(),
@@ -99,12 +107,12 @@ int execute() {
     j["shared"] = Json{{"plain", sharedJson(v.plain.shared)},
                        {"anchor", sharedJson(v.anchor.shared)},
                        {"anchor_crosses_capacity", v.anchorCrossesCapacity}};
-    printJson(j);
-    return exitCode;
+    o.doc = std::move(j);
+    return o;
   }
 
   std::string out =
-      fmt::format("plain:   {}\nanchor:  {}\nverdict: {}\n", opts.plain, opts.anchor, v.verdict);
+      fmt::format("plain:   {}\nanchor:  {}\nverdict: {}\n", plainPath, anchorPath, v.verdict);
   if (!v.notComparableReason.empty())
     out += fmt::format("not comparable: {}\n", v.notComparableReason);
   auto describe = [&](const char *title, const std::vector<analysis::LayoutDifference> &list) {
@@ -136,8 +144,74 @@ int execute() {
       "\nshared memory: plain peak {} B, anchor peak {} B{}\n", v.plain.shared.peakBytes,
       v.anchor.shared.peakBytes,
       v.anchorCrossesCapacity ? " — the anchor crosses the arch capacity plain did not" : "");
-  printText(out);
-  return exitCode;
+  o.text = std::move(out);
+  return o;
+}
+
+// Pairs travel through the multi-file driver as "plain\tanchor".
+int execute() {
+  if (opts.json)
+    opts.format = "json";
+  auto api = resolveGluonApi(opts.gluonApi);
+  if (!api)
+    return kExitUsage;
+  std::vector<std::string> pairs;
+  namespace fs = std::filesystem;
+  if (!opts.pairs.empty()) {
+    if (!opts.plain.empty() || !opts.anchor.empty())
+      return reportError("--pairs takes the pairs from its file; give no PLAIN ANCHOR", kExitUsage);
+    auto buf = readInputFile(opts.pairs);
+    if (!buf)
+      return reportError(buf.takeError());
+    unsigned lineNo = 0;
+    for (llvm::StringRef rest = (*buf)->getBuffer(); !rest.empty();) {
+      auto [line, tail] = rest.split('\n');
+      rest = tail;
+      ++lineNo;
+      line = line.trim();
+      if (line.empty() || line.starts_with("#"))
+        continue;
+      llvm::SmallVector<llvm::StringRef> parts;
+      for (char sep : {' ', '\t'}) {
+        parts.clear();
+        line.split(parts, sep, -1, false);
+        if (parts.size() > 1)
+          break;
+      }
+      for (auto &part : parts)
+        part = part.trim();
+      if (parts.size() != 2)
+        return reportError(llvm::make_error<InputError>(
+            opts.pairs, lineNo, 1, "expected two paths, PLAIN ANCHOR, on the line"));
+      pairs.push_back(parts[0].str() + "\t" + parts[1].str());
+    }
+    if (pairs.empty())
+      return reportError(llvm::make_error<InputError>(opts.pairs, 0, 0, "no pairs in the file"));
+  } else if (opts.plain.empty() || opts.anchor.empty()) {
+    return reportError("verify takes PLAIN ANCHOR (two dumps or two directories) or --pairs FILE",
+                       kExitUsage);
+  } else if (fs::is_directory(opts.plain) && fs::is_directory(opts.anchor)) {
+    // Two directories: every .ttgir of the plain one with the anchor of the
+    // same name.
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (fs::directory_iterator it(opts.plain, ec), end; it != end && !ec; it.increment(ec))
+      if (it->path().extension() == ".ttgir" && isRegularFile(it->path().string()))
+        names.push_back(it->path().filename().string());
+    std::sort(names.begin(), names.end());
+    if (names.empty())
+      return reportError(opts.plain + ": error: no .ttgir in this directory", kExitInput);
+    for (auto &n : names)
+      pairs.push_back((fs::path(opts.plain) / n).string() + "\t" +
+                      (fs::path(opts.anchor) / n).string());
+  } else {
+    pairs.push_back(opts.plain + "\t" + opts.anchor);
+  }
+  return runOverFiles("verify", pairs, isJson(opts.format), opts.jobs, opts.quiet,
+                      [&](const std::string &pair) {
+                        auto [p, a] = llvm::StringRef(pair).split('\t');
+                        return verifyOne(p.str(), a.str(), *api);
+                      });
 }
 
 } // namespace
@@ -145,8 +219,11 @@ int execute() {
 void addVerifyCommand(CLI::App &root) {
   auto *cmd = root.add_subcommand(
       "verify", "Layout equivalence of a Gluon anchor's dump against the plain Triton dump");
-  cmd->add_option("plain", opts.plain, "The plain Triton .ttgir")->required();
-  cmd->add_option("anchor", opts.anchor, "The Gluon anchor's .ttgir")->required();
+  cmd->add_option("plain", opts.plain,
+                  "The plain Triton .ttgir (or a directory of them, paired by name)");
+  cmd->add_option("anchor", opts.anchor, "The Gluon anchor's .ttgir (or a directory of them)");
+  cmd->add_option("--pairs", opts.pairs, "A file of PLAIN ANCHOR pairs, one per line");
+  addJobsOptions(cmd, opts.jobs, opts.quiet);
   addGluonApiOption(cmd, opts.gluonApi);
   cmd->add_option("--arch", opts.arch, "Override the target arch");
   cmd->add_option("--max-sites", opts.maxSites, "List at most N sites per entry (0: all)")
