@@ -1,6 +1,7 @@
 #include "tilexform/analysis/Recover.h"
 
 #include <fmt/format.h>
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/StringSet.h>
 #include <llvm/Support/SHA256.h>
 
@@ -80,7 +81,7 @@ const std::map<std::string, std::string> &noGluonBuiltin() {
   return m;
 }
 
-std::string elementTypeText(mlir::Type t) {
+std::string elementTypeTextUncached(mlir::Type t) {
   if (auto r = mlir::dyn_cast<mlir::RankedTensorType>(t))
     return ir::typeText(r.getElementType());
   if (auto m = mlir::dyn_cast<ir::TritonType>(t))
@@ -88,7 +89,7 @@ std::string elementTypeText(mlir::Type t) {
   return ir::typeText(t);
 }
 
-std::string memoryOf(mlir::Type t) {
+std::string memoryOfUncached(mlir::Type t) {
   if (auto m = mlir::dyn_cast<ir::TritonType>(t)) {
     if (m.kind() != ir::TritonTypeKind::MemDesc)
       return "global";
@@ -97,6 +98,26 @@ std::string memoryOf(mlir::Type t) {
   }
   return "registers";
 }
+
+std::string memoryOf(mlir::Type t) { return memoryOfUncached(t); }
+
+/// Types are uniqued and a dump uses few of them at thousands of sites: each
+/// is printed once per module.
+class TypeTextCache {
+public:
+  const std::string &element(mlir::Type t) { return get(element_, t, elementTypeTextUncached); }
+  const std::string &memory(mlir::Type t) { return get(memory_, t, memoryOfUncached); }
+
+private:
+  using Map = llvm::DenseMap<mlir::Type, std::string>;
+  static const std::string &get(Map &m, mlir::Type t, std::string (*f)(mlir::Type)) {
+    auto it = m.find(t);
+    if (it == m.end())
+      it = m.try_emplace(t, f(t)).first;
+    return it->second;
+  }
+  Map element_, memory_;
+};
 
 std::vector<int64_t> shapeOf(mlir::Type t) {
   if (auto r = mlir::dyn_cast<mlir::RankedTensorType>(t))
@@ -210,8 +231,8 @@ private:
       s.source = op->loc;
     }
     s.shape = shapeOf(v->type);
-    s.elementType = elementTypeText(v->type);
-    s.memory = memoryOf(v->type);
+    s.elementType = typeTexts_.element(v->type);
+    s.memory = typeTexts_.memory(v->type);
     report_.layouts[idx].sites.push_back(std::move(s));
     valueLayout_[v] = idx;
   }
@@ -710,6 +731,7 @@ private:
   std::vector<Operation *> allOps_;
   std::unordered_map<const Operation *, unsigned> order_, end_;
   std::map<std::string, size_t> byText_;
+  TypeTextCache typeTexts_;
   std::unordered_map<const layout::Encoding *, size_t> byEncoding_;
   std::unordered_map<const Value *, size_t> valueLayout_;
   std::unordered_map<const Value *, unsigned> reach_;
