@@ -5,10 +5,12 @@
 // printer, whose output must load again.
 #include "FuzzSupport.h"
 
+#include "tilexform/analysis/Pipeline.h"
 #include "tilexform/analysis/Recover.h"
 #include "tilexform/gluon/Gluon.h"
 #include "tilexform/ir/GenericPrinter.h"
 #include "tilexform/ir/Module.h"
+#include "tilexform/transcribe/Transcribe.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +22,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (auto m = tilexform::ir::loadModuleText(text, "fuzz.ttgir")) {
     auto report = tilexform::analysis::recover(**m, tilexform::gluon::GluonApi::V3_6);
     (void)tilexform::analysis::anchorModule(report, "fuzz.ttgir");
+    // The transcriber and the pipeline facts parity-gate reads stand on
+    // the same module.
+    (void)tilexform::analysis::hotLoopPipeline(**m);
+    for (bool gaps : {false, true}) {
+      tilexform::transcribe::TranscribeOptions to;
+      to.allowGaps = gaps;
+      auto t = tilexform::transcribe::transcribe(**m, report, to);
+      if (!t)
+        llvm::consumeError(t.takeError());
+    }
     std::string generic;
     llvm::raw_string_ostream os(generic);
     tilexform::ir::printGeneric(**m, os);

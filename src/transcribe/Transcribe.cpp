@@ -270,6 +270,27 @@ std::string keywordAfterName(const Operation &op) {
   return "";
 }
 
+/// The bare words right after the op name (`tt.atomic_rmw add, acq_rel, gpu, ...`).
+std::vector<std::string> keywordsAfterName(const Operation &op) {
+  llvm::StringRef text = op.text;
+  ir::TokenStream ts = ir::lex(text);
+  std::vector<std::string> out;
+  bool afterName = false;
+  for (auto &t : ts.tokens) {
+    if (!afterName) {
+      afterName =
+          t.is(ir::TokenKind::BareId) && t.spelling(text) == llvm::StringRef(op.writtenName);
+      continue;
+    }
+    if (t.is(ir::TokenKind::Comma))
+      continue;
+    if (!t.is(ir::TokenKind::BareId))
+      break;
+    out.push_back(t.spelling(text).str());
+  }
+  return out;
+}
+
 /// The first integer written after the op's operands in its own text, before
 /// its type (`ttng.init_barrier %b, 1 : ...`, `ttng.barrier_expect %b, 32768, %p`).
 std::optional<int64_t> integerInText(const Operation &op) {
@@ -619,6 +640,10 @@ const std::map<std::string, Emitter::Handler> &Emitter::emitters() {
       {"math.absf", [](Emitter &e, const Operation &op) { e.call1(op, "gl.abs"); }},
       {"math.absi", [](Emitter &e, const Operation &op) { e.call1(op, "gl.abs"); }},
       {"tt.precise_sqrt", [](Emitter &e, const Operation &op) { e.call1(op, "gl.sqrt_rn"); }},
+      {"tt.precise_divf", [](Emitter &e, const Operation &op) { e.call2(op, "gl.div_rn"); }},
+      {"math.erf", [](Emitter &e, const Operation &op) { e.call1(op, "gl.erf"); }},
+      {"math.floor", [](Emitter &e, const Operation &op) { e.call1(op, "gl.floor"); }},
+      {"math.ceil", [](Emitter &e, const Operation &op) { e.call1(op, "gl.ceil"); }},
       {"math.fma",
        [](Emitter &e, const Operation &op) {
          e.statement(op, fmt::format("gl.fma({}, {}, {})", e.expr(op.operands[0]),
@@ -768,6 +793,12 @@ const std::map<std::string, Emitter::Handler> &Emitter::emitters() {
          std::string fn;
          if (kind == "amd_mfma") {
            fn = e.amdModule() + ".mfma";
+         } else if (kind == "amd_wmma") {
+           // RDNA3 (gfx11) and RDNA4 (gfx12) spell WMMA in their own modules.
+           std::string arch = e.m_.facts.arch();
+           std::string mod = llvm::StringRef(arch).starts_with("gfx12") ? "rdna4" : "rdna3";
+           e.need(mod);
+           fn = mod + ".wmma";
          } else if (kind == "nvidia_mma") {
            e.need("ampere");
            fn = "mma_v2";
@@ -917,6 +948,41 @@ const std::map<std::string, Emitter::Handler> &Emitter::emitters() {
          e.need("tma");
          e.line(fmt::format("tma.store_wait({})  # line {}", op.intAttr("pendings").value_or(0),
                             op.pos.line));
+       }},
+      {"tt.atomic_rmw",
+       [](Emitter &e, const Operation &op) {
+         std::vector<std::string> kw = keywordsAfterName(op);
+         static const std::map<std::string, std::string> fns = {
+             {"add", "gl.atomic_add"}, {"fadd", "gl.atomic_add"}, {"max", "gl.atomic_max"},
+             {"min", "gl.atomic_min"}, {"and", "gl.atomic_and"},  {"or", "gl.atomic_or"},
+             {"xor", "gl.atomic_xor"}, {"exch", "gl.atomic_xchg"}, {"xchg", "gl.atomic_xchg"}};
+         auto fn = kw.empty() ? fns.end() : fns.find(kw[0]);
+         if (fn == fns.end())
+           return e.gap("op", op.name + (kw.empty() ? "" : " " + kw[0]), op.pos.line,
+                        "an unsigned or unknown atomic Gluon's atomics do not spell");
+         std::string args = e.expr(op.operand("ptr")) + ", " + e.expr(op.operand("val"));
+         if (auto *mask = op.operand("mask"))
+           args += ", mask=" + e.expr(mask);
+         if (kw.size() > 1)
+           args += fmt::format(", sem=\"{}\"", kw[1]);
+         if (kw.size() > 2)
+           args += fmt::format(", scope=\"{}\"", kw[2]);
+         e.statement(op, fn->second + "(" + args + ")");
+       }},
+      {"tt.histogram",
+       [](Emitter &e, const Operation &op) {
+         auto shape = shapeOf(op.results[0]->type);
+         std::string args = e.expr(op.operand("src")) + ", " +
+                            std::to_string(shape.empty() ? 0 : shape[0]);
+         if (auto *mask = op.operand("mask"))
+           args += ", mask=" + e.expr(mask);
+         e.statement(op, fmt::format("gl.histogram({}, layout={})", args,
+                                     e.layoutOf(op.results[0]->type, op.pos.line)));
+       }},
+      {"tt.gather",
+       [](Emitter &e, const Operation &op) {
+         e.statement(op, fmt::format("gl.gather({}, {}, {})", e.expr(op.operand("src")),
+                                     e.expr(op.operand("indices")), op.intAttr("axis").value_or(0)));
        }},
       {"tt.return", [](Emitter &, const Operation &) {}},
   };
@@ -1241,7 +1307,7 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     out += "from triton.experimental.gluon.nvidia.hopper import TensorDescriptor\n";
   if (imports_.count("amd_async_copy"))
     out += "from triton.experimental.gluon.language.amd.cdna4 import async_copy\n";
-  for (const char *mod : {"cdna3", "cdna4"})
+  for (const char *mod : {"cdna3", "cdna4", "rdna3", "rdna4"})
     if (imports_.count(mod))
       out += fmt::format("from triton.experimental.gluon.language.amd import {}\n", mod);
   // The layout constants, as recover --out writes them.
