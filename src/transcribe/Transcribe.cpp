@@ -984,6 +984,67 @@ const std::map<std::string, Emitter::Handler> &Emitter::emitters() {
          e.statement(op, fmt::format("gl.gather({}, {}, {})", e.expr(op.operand("src")),
                                      e.expr(op.operand("indices")), op.intAttr("axis").value_or(0)));
        }},
+      {"ttng.tmem_alloc",
+       [](Emitter &e, const Operation &op) {
+         e.need("blackwell");
+         mlir::Type t = op.results[0]->type;
+         auto info = mlir::cast<ir::TritonType>(t).info();
+         const auto &dims = info.allocShape.empty() ? info.shape : info.allocShape;
+         std::string value = op.operand("src") ? ", " + e.expr(op.operand("src")) : "";
+         e.line(fmt::format("{} = allocate_tensor_memory({}, {}, {}{})  # line {}",
+                            e.nameFor(op.results[0]), e.dtypeOf(t, op.pos.line), listText(dims),
+                            e.layoutOf(t, op.pos.line), value, op.pos.line));
+         for (size_t i = 1; i < op.results.size(); ++i)
+           e.exprs_[op.results[i]] = "None";
+       }},
+      {"ttng.tmem_store",
+       [](Emitter &e, const Operation &op) {
+         std::string pred = op.operand("pred") ? ", pred=" + e.expr(op.operand("pred")) : "";
+         e.line(fmt::format("{}.store({}{})  # line {}", e.expr(op.operand("dst")),
+                            e.expr(op.operand("src")), pred, op.pos.line));
+         for (auto *r : op.results)
+           e.exprs_[r] = "None";
+       }},
+      {"ttng.tmem_load",
+       [](Emitter &e, const Operation &op) {
+         // The value; the async token Triton adds has no Gluon counterpart.
+         e.line(fmt::format("{} = {}.load({})  # line {}", e.nameFor(op.results[0]),
+                            e.expr(op.operand("src")),
+                            e.layoutOf(op.results[0]->type, op.pos.line), op.pos.line));
+         for (size_t i = 1; i < op.results.size(); ++i)
+           e.exprs_[op.results[i]] = "None";
+       }},
+      {"ttng.tc_gen5_mma",
+       [](Emitter &e, const Operation &op) {
+         e.need("blackwell");
+         std::string args = e.expr(op.operand("a")) + ", " + e.expr(op.operand("b")) + ", " +
+                            e.expr(op.operand("d"));
+         if (auto *useD = op.operand("useD"))
+           args += ", use_acc=" + e.expr(useD);
+         if (auto *pred = op.operand("pred"))
+           args += ", pred=" + e.expr(pred);
+         auto bars = op.operandGroup("barriers");
+         if (!bars.empty()) {
+           std::vector<std::string> b, p;
+           for (auto *v : bars)
+             b.push_back(e.expr(v));
+           for (auto *v : op.operandGroup("barrier_preds"))
+             p.push_back(e.expr(v));
+           args += ", mbarriers=[" + llvm::join(b, ", ") + "]";
+           if (!p.empty())
+             args += ", mbarrier_preds=[" + llvm::join(p, ", ") + "]";
+         }
+         e.line(fmt::format("tcgen05_mma({})  # line {}", args, op.pos.line));
+         for (auto *r : op.results)
+           e.exprs_[r] = "None";
+       }},
+      {"ttng.tc_gen5_commit",
+       [](Emitter &e, const Operation &op) {
+         e.need("blackwell");
+         std::string pred = op.operand("pred") ? ", pred=" + e.expr(op.operand("pred")) : "";
+         e.line(fmt::format("tcgen05_commit({}{})  # line {}", e.expr(op.operand("barrier")), pred,
+                            op.pos.line));
+       }},
       {"tt.return", [](Emitter &, const Operation &) {}},
   };
   return table;
@@ -1298,6 +1359,9 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     out += "from triton.experimental.gluon.language.nvidia.ampere import mma_v2\n";
   if (imports_.count("async_copy"))
     out += "from triton.experimental.gluon.language.nvidia.ampere import async_copy\n";
+  if (imports_.count("blackwell"))
+    out += "from triton.experimental.gluon.language.nvidia.blackwell import "
+           "allocate_tensor_memory, tcgen05_commit, tcgen05_mma\n";
   if (imports_.count("mbarrier") || imports_.count("tma"))
     out += fmt::format("from triton.experimental.gluon.language.nvidia.hopper import {}\n",
                        imports_.count("mbarrier") && imports_.count("tma") ? "mbarrier, tma"

@@ -11,7 +11,7 @@ import sys
 
 tool, corpus, fixtures, tmp = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3]), pathlib.Path(sys.argv[4])
 count, failed = 0, 0
-for target in ("sm90", "gfx942", "gfx950", "gfx1100", "gfx1201"):
+for target in ("sm90", "sm100", "gfx942", "gfx950", "gfx1100", "gfx1201"):
     for fixture in sorted((fixtures / target).glob("*.py")):
         case = fixture.stem
         count += 1
