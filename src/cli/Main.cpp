@@ -27,7 +27,9 @@ int dispatch(int argc, char **argv) {
   CLI::App app{"tilexform: read Triton dumps and artifacts; recover and verify Gluon layouts; "
                "probe occupancy; survey kernel sources",
                "tilexform"};
-  app.set_version_flag("--version", std::string("tilexform ") + kVersion);
+  app.set_version_flag("--version", std::string("tilexform ") + kVersion + " (commit " + kCommit +
+                                        ")\nLLVM and MLIR " + kLlvmVersion +
+                                        " (linked statically)");
   app.require_subcommand(1);
   app.fallthrough(); // --max-input-size after the command name too
   std::string maxInput;

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <llvm/Support/Path.h>
 
@@ -137,6 +138,62 @@ std::string kernelText(const asmfile::ProbedKernel &k) {
   return out;
 }
 
+/// A CSV field: quoted when it holds a comma, quote or newline (RFC 4180).
+std::string csvField(const std::string &v) {
+  if (v.find_first_of(",\"\n") == std::string::npos)
+    return v;
+  std::string out(1, '"');
+  for (char c : v) {
+    out.push_back(c);
+    if (c == '"')
+      out.push_back('"');
+  }
+  out.push_back('"');
+  return out;
+}
+
+/// One row per kernel, as Nsight Compute and rocprof give them: the figures,
+/// each limiter's allowance and the binding one. Empty fields are unknown.
+std::string kernelsCsv(const asmfile::ProbeReport &r) {
+  static const char *figures[] = {"num_warps",     "registers",  "arch_vgprs",   "agprs",
+                                  "total_vgprs",   "sgprs",      "shared_bytes", "tmem_columns",
+                                  "scratch_bytes", "local_bytes"};
+  static const char *limiters[] = {"registers", "shared", "warps", "blocks", "tmem", "workgroups"};
+  std::vector<std::string> header = {"kernel", "arch", "directory", "stem"};
+  for (const char *f : figures)
+    header.emplace_back(f);
+  header.emplace_back("spills");
+  for (const char *l : limiters)
+    header.push_back(fmt::format("by_{}", l));
+  for (const char *c : {"resident", "binding", "occupancy", "declined"})
+    header.emplace_back(c);
+  std::string out = fmt::format("{}\n", fmt::join(header, ","));
+  auto num = [](std::optional<int64_t> v) { return v ? std::to_string(*v) : std::string(); };
+  for (auto &k : r.kernels) {
+    std::vector<std::string> row = {csvField(k.kernel), csvField(k.arch.value_or("")),
+                                    csvField(k.directory), csvField(k.stem)};
+    for (const char *f : figures)
+      row.push_back(num(k.get(f)));
+    row.push_back(num(k.spills));
+    for (const char *l : limiters) {
+      std::optional<int64_t> allows;
+      if (k.occupancy)
+        for (auto &lim : k.occupancy->limits)
+          if (lim.name == l && lim.known)
+            allows = lim.allows;
+      row.push_back(num(allows));
+    }
+    row.push_back(k.occupancy ? num(k.occupancy->resident) : std::string());
+    row.push_back(csvField(k.occupancy ? k.occupancy->binding : std::string()));
+    row.push_back(k.occupancy && k.occupancy->fraction
+                      ? fmt::format("{:.4f}", *k.occupancy->fraction)
+                      : std::string());
+    row.push_back(csvField(k.declined));
+    out += fmt::format("{}\n", fmt::join(row, ","));
+  }
+  return out;
+}
+
 int execute() {
   if (opts.json)
     opts.format = "json";
@@ -179,6 +236,10 @@ int execute() {
     printJson(j);
     return kExitOk;
   }
+  if (opts.format == "csv") {
+    printText(kernelsCsv(*report));
+    return kExitOk;
+  }
   std::string out;
   for (auto &k : report->kernels)
     out += kernelText(k) + "\n";
@@ -203,7 +264,15 @@ void addProbeCommand(CLI::App &root) {
   cmd->add_option("-j,--jobs", opts.jobs, "Files read in parallel (0: all cores)")
       ->capture_default_str();
   cmd->add_flag("-q,--quiet", opts.quiet, "No progress line on a terminal");
-  addFormatOptions(cmd, opts.format, opts.json);
+  cmd->add_option("--format", opts.format,
+                  "Output format: text, json, jsonl, or csv (one row per kernel)")
+      ->check(CLI::IsMember({"text", "json", "jsonl", "csv"}))
+      ->each([](const std::string &v) {
+        if (v == "jsonl")
+          setJsonLines(true);
+      })
+      ->capture_default_str();
+  cmd->add_flag("--json", opts.json, "Same as --format json");
 }
 
 int runProbeCommand() { return execute(); }
