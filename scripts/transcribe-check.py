@@ -2,7 +2,7 @@
 """Checks transcribed anchors on a GPU with Triton: each anchor module
 (tests/transcribe/<target>/<case>.py, written by `tilexform transcribe` from
 plain's dump of the same case) is compiled, run on plain's own arguments and
-random inputs beside plain (tests/transcribe/src/kernels.py at the case's
+random inputs beside plain (tests/survey/corpus_src/kernels.py at the case's
 configuration), compared bit for bit, and timed; its own TTGIR is written
 for `tilexform verify` to compare with plain's.
 
@@ -29,7 +29,7 @@ import triton
 import triton.testing
 
 here = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(here / "tests" / "transcribe" / "src"))
+sys.path.insert(0, str(here / "tests" / "survey" / "corpus_src"))
 import kernels as K  # noqa: E402
 
 torch.manual_seed(0)

@@ -3,6 +3,7 @@
 #include "tilexform/asm/Listing.h"
 #include "tilexform/asm/Artifacts.h"
 #include "tilexform/support/InputError.h"
+#include "tilexform/support/Text.h"
 
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
@@ -51,16 +52,6 @@ std::string KernelListing::labelAt(size_t index) const {
 }
 
 namespace {
-
-template <class F> void forEachLine(llvm::StringRef text, F &&f) {
-  unsigned lineNo = 0;
-  while (!text.empty()) {
-    auto [line, rest] = text.split('\n');
-    ++lineNo;
-    f(line.rtrim('\r'), lineNo);
-    text = rest;
-  }
-}
 
 bool isIdentChar(char c) { return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$'; }
 

@@ -1,6 +1,7 @@
 // Text artifacts: AMDGCN assembly, PTX, SASS and Triton's metadata JSON.
 #include "tilexform/asm/Artifacts.h"
 #include "tilexform/support/InputError.h"
+#include "tilexform/support/Text.h"
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringSwitch.h>
@@ -11,17 +12,6 @@
 namespace tilexform::asmfile {
 
 namespace {
-
-/// Splits into lines, keeping 1-based line numbers.
-template <class F> void forEachLine(llvm::StringRef text, F &&f) {
-  unsigned lineNo = 0;
-  while (!text.empty()) {
-    auto [line, rest] = text.split('\n');
-    ++lineNo;
-    f(line.rtrim('\r'), lineNo);
-    text = rest;
-  }
-}
 
 /// A NUL byte means this is not a text file at all.
 llvm::Error requireText(const std::string &file, llvm::StringRef text, const char *what) {

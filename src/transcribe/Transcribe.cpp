@@ -437,6 +437,7 @@ private:
   void emitOp(const Operation &op);
   void emitFor(const Operation &op);
   void emitIf(const Operation &op);
+  void emitNested(const ir::Block *b, const std::vector<std::string> &targets, bool skipUnchanged);
   std::string combineFunction(const Operation &op);
   void need(const std::string &import) { imports_.insert(import); }
   bool amd() const { return m_.facts.vendor() == "amd"; }
@@ -1133,25 +1134,7 @@ void Emitter::emitFor(const Operation &op) {
                                                       : "";
   line(fmt::format("for {} in range({}, {}, {}):  # line {}{}", nameFor(b.arguments[0]), expr(lb),
                    expr(ub), expr(st), op.pos.line, numStages));
-  ++indent_;
-  size_t before = body_.size();
-  for (auto &o : b.ops) {
-    if (o->name == "scf.yield") {
-      std::vector<std::string> lhs, rhs;
-      for (size_t i = 0; i < o->operands.size() && i < carried.size(); ++i)
-        if (!carried[i].empty() && expr(o->operands[i]) != carried[i]) {
-          lhs.push_back(carried[i]);
-          rhs.push_back(expr(o->operands[i]));
-        }
-      if (!lhs.empty())
-        line(fmt::format("{} = {}", llvm::join(lhs, ", "), llvm::join(rhs, ", ")));
-      continue;
-    }
-    emitOp(*o);
-  }
-  if (body_.size() == before)
-    line("pass");
-  --indent_;
+  emitNested(&b, carried, /*skipUnchanged=*/true);
   // The loop's results are the carried variables.
   for (size_t i = 0; i < op.results.size() && i < carried.size(); ++i) {
     if (carried[i].empty()) {
@@ -1162,32 +1145,42 @@ void Emitter::emitFor(const Operation &op) {
   }
 }
 
+// A nested block one level in: its ops, its scf.yield as assignments to
+// `targets` (those left empty carry nothing; with skipUnchanged a value
+// yielded unchanged is not reassigned), `pass` when it writes nothing.
+void Emitter::emitNested(const ir::Block *b, const std::vector<std::string> &targets,
+                         bool skipUnchanged) {
+  ++indent_;
+  size_t before = body_.size();
+  if (b)
+    for (auto &o : b->ops) {
+      if (o->name != "scf.yield") {
+        emitOp(*o);
+        continue;
+      }
+      std::vector<std::string> lhs, rhs;
+      for (size_t i = 0; i < o->operands.size() && i < targets.size(); ++i) {
+        std::string value = expr(o->operands[i]);
+        if (targets[i].empty() || (skipUnchanged && value == targets[i]))
+          continue;
+        lhs.push_back(targets[i]);
+        rhs.push_back(value);
+      }
+      if (!lhs.empty())
+        line(fmt::format("{} = {}", llvm::join(lhs, ", "), llvm::join(rhs, ", ")));
+    }
+  if (body_.size() == before)
+    line("pass");
+  --indent_;
+}
+
 void Emitter::emitIf(const Operation &op) {
   const Value *cond = op.operand("condition");
   std::vector<std::string> results;
   for (auto *r : op.results)
     results.push_back(isToken(r->type) ? "" : nameFor(r));
   auto branch = [&](const ir::Region *r) {
-    ++indent_;
-    size_t before = body_.size();
-    if (r && !r->blocks.empty())
-      for (auto &o : r->blocks[0]->ops) {
-        if (o->name == "scf.yield") {
-          std::vector<std::string> lhs, rhs;
-          for (size_t i = 0; i < o->operands.size() && i < results.size(); ++i)
-            if (!results[i].empty()) {
-              lhs.push_back(results[i]);
-              rhs.push_back(expr(o->operands[i]));
-            }
-          if (!lhs.empty())
-            line(fmt::format("{} = {}", llvm::join(lhs, ", "), llvm::join(rhs, ", ")));
-          continue;
-        }
-        emitOp(*o);
-      }
-    if (body_.size() == before)
-      line("pass");
-    --indent_;
+    emitNested(r && !r->blocks.empty() ? r->blocks[0].get() : nullptr, results, false);
   };
   line(fmt::format("if {}:  # line {}", expr(cond), op.pos.line));
   branch(op.regions.empty() ? nullptr : op.regions[0].get());

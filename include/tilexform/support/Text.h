@@ -3,12 +3,25 @@
 #pragma once
 
 #include <fmt/format.h>
+#include <llvm/ADT/StringRef.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace tilexform {
+
+/// Calls `f(line, lineNo)` for each line of `text` (1-based numbers, a
+/// trailing '\r' dropped), as the line-oriented readers of artifacts do.
+template <class F> void forEachLine(llvm::StringRef text, F &&f) {
+  unsigned lineNo = 0;
+  while (!text.empty()) {
+    auto [line, rest] = text.split('\n');
+    ++lineNo;
+    f(line.rtrim('\r'), lineNo);
+    text = rest;
+  }
+}
 
 /// std::visit over several lambdas.
 template <class... Ts> struct Overloaded : Ts... { using Ts::operator()...; };
