@@ -16,7 +16,10 @@ Measures, as the median of several repetitions:
   - probe: `tilexform probe --json` over tests/artifacts (every .cubin,
     .hsaco, .amdgcn and metadata file), against `cat` of the same files;
   - survey: `tilexform survey -j 2` over 5,000 generated kernel modules,
-    against CPython's own `ast.parse` of the same files in one process.
+    against CPython's own `ast.parse` of the same files in one process;
+  - recover: one process per plain .ttgir dump, text and JSON, each as its
+    median above `/bin/true` (the largest, the kitchen sink, named), and
+    every plain dump in one process with `--format jsonl`.
 """
 import os
 import pathlib
@@ -129,3 +132,17 @@ with tempfile.TemporaryDirectory() as tree:
     ast_s = timed([sys.executable, "-c", ref, tree], 3)
     print(f"survey    5000 generated modules, 2 jobs: {survey_s:.2f} s   "
           f"CPython ast.parse alone {ast_s:.2f} s   ratio survey/ast = {survey_s / ast_s:.2f}")
+
+plain = sorted(p for p in (here / "tests" / "corpus").rglob("*.ttgir") if "gluon" not in p.name)
+per = {}
+for f in plain:
+    per[f] = (timed([tool, "recover", str(f)], 7) - true_s, timed([tool, "recover", "--json", str(f)], 7) - true_s)
+text_ms = sorted(v[0] * 1e3 for v in per.values())
+json_ms = sorted(v[1] * 1e3 for v in per.values())
+big = max(plain, key=lambda p: p.stat().st_size)
+print(f"recover   {len(plain)} plain dumps, one process each, above /bin/true: median {statistics.median(text_ms):.2f} ms text, "
+      f"{statistics.median(json_ms):.2f} ms JSON; max {text_ms[-1]:.2f} / {json_ms[-1]:.2f} ms")
+print(f"          largest ({big.parent.name}/{big.name}, {big.stat().st_size / 1e3:.0f} KB): "
+      f"{per[big][0] * 1e3:.2f} ms text, {per[big][1] * 1e3:.2f} ms JSON above /bin/true")
+all_s = min(timed([tool, "recover", "--format", "jsonl", *map(str, plain)], 1) for _ in range(5))
+print(f"          all {len(plain)} in one process, --format jsonl: {all_s:.3f} s")
