@@ -92,7 +92,7 @@ llvm::Expected<Samples> readSamples(const std::string &spec, const char *side,
       invalid = fmt::format("{} samples in {} hold NaN or Infinity", side, s.file);
       return s;
     }
-    return inputError(s.file, "not JSON");
+    return inputError(s.file, "not JSON (or a number beyond a double's range)");
   }
   const nlohmann::json *list = &doc;
   if (!s.key.empty()) {
@@ -629,6 +629,12 @@ llvm::Expected<ParityReport> parityGate(const ParityOptions &o) {
     return r;
   }
   r.ratio = r.championMs / r.anchorMs;
+  if (!std::isfinite(r.ratio) || r.ratio <= 0) {
+    r.invalidReason = fmt::format("the times {} ms and {} ms are too far apart for a finite ratio",
+                                  r.championMs, r.anchorMs);
+    r.verdict = Verdict::InvalidInput;
+    return r;
+  }
   if (cs && as) {
     r.paired = cs->interleaved && as->interleaved && cs->file == as->file &&
                cs->values.size() == as->values.size();
