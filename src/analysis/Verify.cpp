@@ -109,6 +109,66 @@ std::string describeDifference(const LayoutUse &a, const LayoutUse &b) {
   return fmt::format("{}", fmt::join(diffs, ", "));
 }
 
+/// Gluon's keyword for a TTGIR layout field, and its value in Python.
+std::string gluonKeyword(const std::string &field) {
+  static const std::map<std::string, std::string> names = {
+      {"sizePerThread", "size_per_thread"},
+      {"threadsPerWarp", "threads_per_warp"},
+      {"warpsPerCTA", "warps_per_cta"},
+      {"order", "order"},
+      {"CTAsPerCGA", "ctas_per_cga"},
+      {"CTASplitNum", "cta_split_num"},
+      {"CTAOrder", "cta_order"},
+      {"kWidth", "k_width"},
+      {"opIdx", "operand_index"},
+      {"dim", "dim"},
+      {"instrShape", "instr_shape"},
+      {"isTransposed", "transposed"},
+      {"vec", "vec"},
+      {"perPhase", "per_phase"},
+      {"maxPhase", "max_phase"},
+      {"swizzlingByteWidth", "swizzle_byte_width"},
+      {"elementBitWidth", "element_bitwidth"},
+      {"transposed", "transposed"},
+      {"fp4Padded", "fp4_padded"},
+      {"warpsPerCTA_", "warps_per_cta"},
+      {"tilesPerWarp", "tiles_per_warp"},
+      {"version", "version"}};
+  auto it = names.find(field);
+  return it == names.end() ? "" : it->second;
+}
+
+std::string pythonValue(std::string v) {
+  if (v == "true")
+    return "True";
+  if (v == "false")
+    return "False";
+  auto colon = v.find(" : ");
+  if (colon != std::string::npos)
+    v = v.substr(0, colon); // "4 : i32"
+  return v;
+}
+
+/// The keyword edits that turn the anchor's layout into plain's: only for
+/// two layouts of one kind whose every differing field has a Gluon keyword.
+std::vector<FieldFix> fixesFor(const LayoutUse &plain, const LayoutUse &anchor) {
+  std::vector<FieldFix> out;
+  if (plain.kind != anchor.kind)
+    return out;
+  auto fp = fields(plain.attr), fa = fields(anchor.attr);
+  for (auto &[k, v] : fp) {
+    auto it = std::find_if(fa.begin(), fa.end(), [&](auto &p) { return p.first == k; });
+    std::string anchorValue = it == fa.end() ? "" : it->second;
+    if (anchorValue == v)
+      continue;
+    std::string kw = gluonKeyword(k);
+    if (kw.empty())
+      return {}; // a field Gluon spells otherwise: no safe edit to suggest
+    out.push_back({k, kw, pythonValue(v), anchorValue.empty() ? "" : pythonValue(anchorValue)});
+  }
+  return out;
+}
+
 // The closest use on the other side: same memory, then same kind, same shape,
 // sharing a role, fewest differing fields.
 std::optional<Nearest> nearestIn(const LayoutUse &u,
@@ -165,6 +225,34 @@ bool sharesRole(const LayoutUse &a, const LayoutUse &b) {
     if (std::find(b.roles.begin(), b.roles.end(), r) != b.roles.end())
       return true;
   return a.roles.empty() && b.roles.empty();
+}
+
+void pairDifferences(VerifyReport &v) {
+  std::vector<bool> used(v.extra.size(), false);
+  for (auto &m : v.missing) {
+    PairedDifference d;
+    d.plain = m.use;
+    if (m.nearest) {
+      d.differs = m.nearest->differs;
+      for (size_t j = 0; j < v.extra.size(); ++j)
+        if (!used[j] && v.extra[j].use.attr == m.nearest->attr &&
+            v.extra[j].use.memory == m.use.memory) {
+          used[j] = true;
+          d.anchor = v.extra[j].use;
+          d.differs = describeDifference(m.use, v.extra[j].use);
+          d.fixes = fixesFor(m.use, v.extra[j].use);
+          break;
+        }
+    }
+    v.differences.push_back(std::move(d));
+  }
+  for (size_t j = 0; j < v.extra.size(); ++j)
+    if (!used[j]) {
+      PairedDifference d;
+      d.anchor = v.extra[j].use;
+      d.differs = "the anchor uses a layout plain has no counterpart of";
+      v.differences.push_back(std::move(d));
+    }
 }
 
 } // namespace
@@ -297,6 +385,8 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
   for (size_t j = 0; j < extra.size(); ++j)
     if (!extraDone[j])
       v.extra.push_back({extra[j], nearestIn(extra[j], plainUses)});
+
+  pairDifferences(v);
 
   // Multiplicity of use sites per role and shape (informational).
   std::map<std::pair<std::string, std::string>, Multiplicity> mult;

@@ -102,6 +102,21 @@ FileOutput verifyOne(const std::string &plainPath, const std::string &anchorPath
                           {"anchor_sites", m.anchorSites}});
     j["missing"] = missing;
     j["extra"] = extra;
+    Json differences = Json::array();
+    for (auto &d : v.differences) {
+      Json fixes = Json::array();
+      for (auto &f : d.fixes)
+        fixes.push_back(
+            Json{{"field", f.field},
+                 {"keyword", f.keyword},
+                 {"anchor", f.anchorValue.empty() ? Json(nullptr) : Json(f.anchorValue)},
+                 {"plain", f.plainValue}});
+      differences.push_back(Json{{"plain", d.plain ? useJson(*d.plain) : Json(nullptr)},
+                                 {"anchor", d.anchor ? useJson(*d.anchor) : Json(nullptr)},
+                                 {"differs", d.differs},
+                                 {"fix", fixes}});
+    }
+    j["differences"] = differences;
     j["reconciled"] = reconciled;
     j["multiplicity"] = mult;
     j["shared"] = Json{{"plain", sharedJson(v.plain.shared)},
@@ -115,26 +130,46 @@ FileOutput verifyOne(const std::string &plainPath, const std::string &anchorPath
       fmt::format("plain:   {}\nanchor:  {}\nverdict: {}\n", plainPath, anchorPath, v.verdict);
   if (!v.notComparableReason.empty())
     out += fmt::format("not comparable: {}\n", v.notComparableReason);
-  auto describe = [&](const char *title, const std::vector<analysis::LayoutDifference> &list) {
-    if (list.empty())
-      return;
-    out += fmt::format("\n{}:\n", title);
-    for (auto &d : list) {
-      out += fmt::format("  {} at {} ({}, {} sites)\n", d.use.attr, fmt::join(d.use.shape, "x"),
-                         d.use.roles.empty() ? "elementwise" : d.use.roles.front(),
-                         d.use.sites.size());
-      if (d.use.gluon)
-        out += fmt::format("    {}\n", *d.use.gluon);
-      if (!d.use.sites.empty())
-        out += fmt::format("    first site: {} {} at line {}\n", d.use.sites[0].op,
-                           d.use.sites[0].position, d.use.sites[0].line);
-      if (d.nearest)
-        out +=
-            fmt::format("    nearest: {}\n    differs: {}\n", d.nearest->attr, d.nearest->differs);
-    }
+  // One entry per difference, both sides, and the edit that fixes it.
+  auto where = [](const analysis::LayoutUse &u) {
+    if (u.sites.empty())
+      return std::string("no use site");
+    const auto &site = u.sites[0];
+    std::string src =
+        site.source.line
+            ? fmt::format(", {}:{}{}", site.source.file, site.source.line,
+                          site.source.name.empty() ? "" : " (" + site.source.name + ")")
+            : "";
+    return fmt::format("{} sites, first {} {} at line {}{}", u.sites.size(), site.op, site.position,
+                       site.line, src);
   };
-  describe("missing in the anchor (plain has them)", v.missing);
-  describe("extra in the anchor (plain does not have them)", v.extra);
+  if (!v.differences.empty()) {
+    out += fmt::format("\ndifferences ({}):\n", v.differences.size());
+    for (auto &d : v.differences) {
+      if (d.plain)
+        out += fmt::format(
+            "  plain:  {} at {} ({}; {})\n", d.plain->attr, fmt::join(d.plain->shape, "x"),
+            d.plain->roles.empty() ? "elementwise" : d.plain->roles.front(), where(*d.plain));
+      else
+        out += "  plain:  (no counterpart)\n";
+      if (d.anchor)
+        out += fmt::format("  anchor: {} at {} ({})\n", d.anchor->attr,
+                           fmt::join(d.anchor->shape, "x"), where(*d.anchor));
+      else
+        out += "  anchor: (no counterpart: the anchor does not carry this layout)\n";
+      out += fmt::format("  differs: {}\n", d.differs);
+      if (!d.fixes.empty()) {
+        std::vector<std::string> edits;
+        for (auto &f : d.fixes)
+          edits.push_back(f.anchorValue.empty()
+                              ? fmt::format("add {}={}", f.keyword, f.plainValue)
+                              : fmt::format("{} {} -> {}", f.keyword, f.anchorValue, f.plainValue));
+        out += fmt::format("  fix in the anchor: {}\n", fmt::join(edits, ", "));
+      } else if (d.plain && d.plain->gluon) {
+        out += fmt::format("  plain's constructor: {}\n", *d.plain->gluon);
+      }
+    }
+  }
   if (!v.reconciled.empty()) {
     out += "\nreconciled:\n";
     for (auto &r : v.reconciled)

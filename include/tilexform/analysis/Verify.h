@@ -31,6 +31,23 @@ struct LayoutDifference {
   std::optional<Nearest> nearest;
 };
 
+/// One field to change in the anchor's constructor: `keyword` (Gluon's name
+/// of the TTGIR field) from the anchor's value to plain's.
+struct FieldFix {
+  std::string field;                   // as the TTGIR spells it: "sizePerThread"
+  std::string keyword;                 // as Gluon spells it: "size_per_thread"
+  std::string plainValue, anchorValue; // Python spelling: "[4]", "True"
+};
+
+/// One difference with both sides: a layout plain uses and the anchor's
+/// nearest one in its place (none when the anchor has no counterpart, or
+/// an anchor layout plain has none of), and the edit that would fix it.
+struct PairedDifference {
+  std::optional<LayoutUse> plain, anchor;
+  std::string differs;
+  std::vector<FieldFix> fixes; // empty when the kinds differ or only the shape does
+};
+
 struct Reconciled {
   std::string cause;  // unconstructible_replaced, pipeliner_staging, op_without_builtin
   std::string detail; // one sentence
@@ -48,6 +65,9 @@ struct VerifyReport {
   std::string verdict; // PASS, RECONCILED, FAIL, NOT_COMPARABLE
   std::string notComparableReason;
   std::vector<LayoutDifference> missing, extra;
+  /// missing and extra joined: each missing use with the extra one nearest to
+  /// it, so a difference is listed once with both sides.
+  std::vector<PairedDifference> differences;
   std::vector<Reconciled> reconciled;
   std::vector<Multiplicity> multiplicity;
   RecoverReport plain, anchor;
