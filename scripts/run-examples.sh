@@ -38,6 +38,9 @@ run_no "the narrow anchor does not carry plain's layouts" \
   verify "$ex/sm90_vadd_b1024_w4.ttgir" "$ex/sm90_gluon_vadd_narrow_b1024_w4.ttgir"
 run probe "$ex/artifacts"
 run survey "$ex/src"
+run transcribe --out "$here/build/matmul_anchor.py" --force "$ex/sm90_matmul_f16_128x128x64_w4_s3.ttgir"
+run_no "gfx942's matmul uses a layout and an op Gluon cannot spell" \
+  transcribe "$ex/gfx942_matmul_f16_128x128x64_w4_s2.ttgir"
 run audit --max-stream 120 "$ex/parity/gfx942_matmul_s2/matmul_f16_128x128x64_w4_s2.amdgcn"
 run audit --diff "$ex/parity/gfx942_matmul_s1/matmul_f16_128x128x64_w4_s1.amdgcn" \
   "$ex/parity/gfx942_matmul_s2/matmul_f16_128x128x64_w4_s2.amdgcn"
