@@ -89,6 +89,8 @@ const std::set<std::string> &pythonReserved() {
 
 /// The element type of a tensor, memdesc, pointer or scalar type.
 mlir::Type elementOf(mlir::Type t) {
+  if (!t)
+    return t;
   if (auto r = mlir::dyn_cast<mlir::RankedTensorType>(t))
     return r.getElementType();
   if (auto tt = mlir::dyn_cast<ir::TritonType>(t))
@@ -98,6 +100,8 @@ mlir::Type elementOf(mlir::Type t) {
 }
 
 std::vector<int64_t> shapeOf(mlir::Type t) {
+  if (!t)
+    return {};
   if (auto r = mlir::dyn_cast<mlir::RankedTensorType>(t))
     return std::vector<int64_t>(r.getShape().begin(), r.getShape().end());
   if (auto tt = mlir::dyn_cast<ir::TritonType>(t))
@@ -381,7 +385,7 @@ private:
   }
 
   std::string layoutOf(mlir::Type t, unsigned line) {
-    auto enc = ir::encodingOf(t);
+    auto enc = t ? ir::encodingOf(t) : nullptr;
     if (!enc) {
       gap("layout", ir::typeText(t), line, "a type without a layout where Gluon needs one");
       return "None";
@@ -396,6 +400,10 @@ private:
   }
 
   std::string dtypeOf(mlir::Type t, unsigned line) {
+    if (!t) {
+      gap("op", "an untyped value", line, "the reader could not tell this value's type");
+      return "None";
+    }
     std::string d = dtypeName(elementOf(t));
     if (d.empty()) {
       gap("op", ir::typeText(elementOf(t)), line, "an element type Gluon does not name");
@@ -434,6 +442,7 @@ private:
 
   void emitBlock(const ir::Block &b);
   void hints(const Operation &op);
+  bool wellFormed(const Operation &op);
   void emitOp(const Operation &op);
   void emitFor(const Operation &op);
   void emitIf(const Operation &op);
@@ -547,7 +556,7 @@ const std::map<std::string, Emitter::Handler> &Emitter::emitters() {
        [](Emitter &e, const Operation &op) {
          mlir::Type t = op.results[0]->type;
          const Value *src = op.operands[0];
-         std::string dt = isPointer(src->type) ? e.expr(src) + ".dtype" : e.dtypeOf(t, op.pos.line);
+         std::string dt = src->type && isPointer(src->type) ? e.expr(src) + ".dtype" : e.dtypeOf(t, op.pos.line);
          e.statement(op, fmt::format("gl.full({}, {}, {}, layout={})", listText(shapeOf(t)),
                                      e.expr(src), dt, e.layoutOf(t, op.pos.line)));
        }},
@@ -612,7 +621,7 @@ const std::map<std::string, Emitter::Handler> &Emitter::emitters() {
       {"arith.trunci", [](Emitter &e, const Operation &op) { e.cast(op); }},
       {"arith.extui",
        [](Emitter &e, const Operation &op) {
-         if (ir::typeText(elementOf(op.operands[0]->type)) != "i1")
+         if (!op.operands[0]->type || ir::typeText(elementOf(op.operands[0]->type)) != "i1")
            return e.gap("op", op.name, op.pos.line, "a zero-extension of a signed integer");
          e.cast(op);
        }},
@@ -727,7 +736,10 @@ const std::map<std::string, Emitter::Handler> &Emitter::emitters() {
       {"ttg.local_alloc",
        [](Emitter &e, const Operation &op) {
          mlir::Type t = op.results[0]->type;
-         auto info = mlir::cast<ir::TritonType>(t).info();
+         auto tt = mlir::dyn_cast_or_null<ir::TritonType>(t);
+         if (!tt)
+           return e.gap("op", op.name, op.pos.line, "an allocation whose type is not a memdesc");
+         auto info = tt.info();
          const auto &dims = info.allocShape.empty() ? info.shape : info.allocShape;
          std::string value = op.operand("src") ? ", " + e.expr(op.operand("src")) : "";
          e.statement(op, fmt::format("gl.allocate_shared_memory({}, {}, {}{})",
@@ -989,7 +1001,10 @@ const std::map<std::string, Emitter::Handler> &Emitter::emitters() {
        [](Emitter &e, const Operation &op) {
          e.need("blackwell");
          mlir::Type t = op.results[0]->type;
-         auto info = mlir::cast<ir::TritonType>(t).info();
+         auto tt = mlir::dyn_cast_or_null<ir::TritonType>(t);
+         if (!tt)
+           return e.gap("op", op.name, op.pos.line, "an allocation whose type is not a memdesc");
+         auto info = tt.info();
          const auto &dims = info.allocShape.empty() ? info.shape : info.allocShape;
          std::string value = op.operand("src") ? ", " + e.expr(op.operand("src")) : "";
          e.line(fmt::format("{} = allocate_tensor_memory({}, {}, {}{})  # line {}",
@@ -1203,7 +1218,10 @@ void Emitter::emitOp(const Operation &op) {
     emitIf(op);
   } else {
     auto it = emitters().find(op.name);
-    if (it == emitters().end()) {
+    if (it != emitters().end() && !wellFormed(op)) {
+      gap("op", op.name, op.pos.line,
+          "operands or results the reader could not pair or type (a damaged dump?)");
+    } else if (it == emitters().end()) {
       bool noBuiltin =
           std::any_of(rec_.unsupportedOps.begin(), rec_.unsupportedOps.end(),
                       [&](const analysis::UnsupportedOp &u) { return u.name == op.name; });
@@ -1246,6 +1264,63 @@ void Emitter::hints(const Operation &op) {
                          ? std::to_string(values[0])
                          : listText(values)));
   }
+}
+
+// What the handlers may rely on: every operand and result present and
+// typed, as many operands as the op's spelling reads by position, and a
+// result for the ops that produce one.
+bool Emitter::wellFormed(const Operation &op) {
+  for (auto *v : op.operands)
+    if (!v || !v->type)
+      return false;
+  for (auto *r : op.results)
+    if (!r || !r->type)
+      return false;
+  static const std::map<std::string, size_t> positional = {
+      {"arith.select", 3}, {"math.fma", 3}, {"tt.join", 2}};
+  size_t need = 0;
+  llvm::StringRef n(op.name);
+  if (auto it = positional.find(op.name); it != positional.end())
+    need = it->second;
+  else if (n.starts_with("arith.") || n.starts_with("math.") || n == "tt.addptr")
+    need = n == "arith.constant" ? 0
+           : (n.ends_with("f") || n.ends_with("i") || n.ends_with("si") || n.ends_with("ui")) &&
+                   !n.contains("ext") && !n.contains("trunc") && !n.contains("to") &&
+                   n != "arith.negf" && !n.starts_with("math.")
+               ? 2
+               : 1;
+  else if (n == "tt.splat" || n == "tt.expand_dims" || n == "tt.broadcast" || n == "tt.reshape" ||
+           n == "tt.trans" || n == "tt.split" || n == "tt.bitcast" || n == "tt.fp_to_fp" ||
+           n == "tt.precise_sqrt" || n == "ttg.convert_layout" || n == "ttg.memdesc_trans" ||
+           n == "ttg.local_dealloc")
+    need = 1;
+  else if (n == "tt.precise_divf" || n == "tt.addptr")
+    need = 2;
+  if (op.operands.size() < need)
+    return false;
+  static const std::set<std::string> noResult = {"tt.store",
+                                                 "ttg.local_store",
+                                                 "ttg.local_dealloc",
+                                                 "ttng.fence_async_shared",
+                                                 "ttg.async_copy_global_to_local",
+                                                 "ttg.async_commit_group",
+                                                 "ttg.async_wait",
+                                                 "ttng.init_barrier",
+                                                 "ttng.inval_barrier",
+                                                 "ttng.barrier_expect",
+                                                 "ttng.wait_barrier",
+                                                 "ttng.arrive_barrier",
+                                                 "ttng.async_tma_copy_global_to_local",
+                                                 "ttng.async_tma_copy_local_to_global",
+                                                 "ttng.async_tma_store_wait",
+                                                 "ttng.tmem_store",
+                                                 "ttng.tc_gen5_mma",
+                                                 "ttng.tc_gen5_commit",
+                                                 "ttng.warp_group_dot_wait",
+                                                 "tt.return",
+                                                 "amdg.buffer_store",
+                                                 "tt.atomic_rmw"};
+  return !op.results.empty() || noResult.count(op.name);
 }
 
 void Emitter::emitBlock(const ir::Block &b) {
