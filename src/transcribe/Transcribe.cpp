@@ -460,17 +460,32 @@ private:
 
   // ---- op groups ----------------------------------------------------------------
 
+  /// Whether `op` has at least `n` operands; a gap when not.
+  bool hasOperands(const Operation &op, size_t n) {
+    if (op.operands.size() >= n)
+      return true;
+    gap("op", op.name, op.pos.line, "fewer operands than the op takes (a damaged dump?)");
+    return false;
+  }
   void binary(const Operation &op, const char *pyOp) {
+    if (!hasOperands(op, 2))
+      return;
     statement(op, fmt::format("{} {} {}", expr(op.operands[0]), pyOp, expr(op.operands[1])));
   }
   void call2(const Operation &op, const char *fn, const std::string &extra = "") {
+    if (!hasOperands(op, 2))
+      return;
     statement(op,
               fmt::format("{}({}, {}{})", fn, expr(op.operands[0]), expr(op.operands[1]), extra));
   }
   void call1(const Operation &op, const char *fn) {
+    if (!hasOperands(op, 1))
+      return;
     statement(op, fmt::format("{}({})", fn, expr(op.operands[0])));
   }
   void cast(const Operation &op, bool bitcast = false, const std::string &extra = "") {
+    if (!hasOperands(op, 1))
+      return;
     statement(op, fmt::format("{}.to({}{}{})", expr(op.operands[0]),
                               dtypeOf(op.results[0]->type, op.pos.line),
                               bitcast ? ", bitcast=True" : "", extra));
@@ -1282,7 +1297,7 @@ bool Emitter::wellFormed(const Operation &op) {
   llvm::StringRef n(op.name);
   if (auto it = positional.find(op.name); it != positional.end())
     need = it->second;
-  else if (n.starts_with("arith.") || n.starts_with("math.") || n == "tt.addptr")
+  else if (n.starts_with("arith.") || n.starts_with("math."))
     need = n == "arith.constant" ? 0
            : (n.ends_with("f") || n.ends_with("i") || n.ends_with("si") || n.ends_with("ui")) &&
                    !n.contains("ext") && !n.contains("trunc") && !n.contains("to") &&
