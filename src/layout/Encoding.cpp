@@ -1012,6 +1012,17 @@ std::string validateEncoding(const Encoding &enc) {
             else
               err = checkCga(e.cga, r);
           },
+          [&](const LegacySharedEncoding &e) {
+            // The pre-3.3 `#ttg.shared` spelling: the same checks as
+            // swizzled_shared, before it is resolved at its memdesc.
+            size_t r = e.order.size();
+            if (r == 0 || !isPermutation(e.order, r))
+              err = "shared order must be a permutation of the dims";
+            else if (!isPow2(e.vec) || !isPow2(e.perPhase) || !isPow2(e.maxPhase))
+              err = "vec, perPhase and maxPhase must be powers of two";
+            else
+              err = checkCga(e.cga, r);
+          },
           [&](const NVMMASharedEncoding &e) {
             if (e.elementBitWidth == 0 || !isPow2(e.elementBitWidth) || e.elementBitWidth > 64)
               err = "elementBitWidth must be 1, 2, 4, ..., 64";
