@@ -1,5 +1,5 @@
 
-/work/shared/corpus/gfx942/matmul_f16_128x128x64_w4_s1/matmul_f16_128x128x64_w4_s1.hsaco:	file format elf64-amdgpu
+matmul_f16_128x128x64_w4_s1.hsaco:	file format elf64-amdgpu
 
 Disassembly of section .text:
 
