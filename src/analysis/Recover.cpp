@@ -1,5 +1,8 @@
 #include "tilexform/analysis/Recover.h"
 
+#include "tilexform/hw/ArchData.h"
+#include "tilexform/hw/Target.h"
+
 #include <fmt/format.h>
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/StringSet.h>
@@ -641,8 +644,11 @@ private:
     sh.capacity = hw::sharedCapacity(report_.arch);
     if (!sh.capacity)
       sh.capacityNote = report_.arch.empty() ? "the module names no target; pass --arch"
-                                             : "no shared-memory/LDS figure for " + report_.arch +
-                                                   " in data/hw (declined rather than guessed)";
+                        : !hw::warpSize(report_.arch)
+                            ? hw::declinedNote(report_.arch)
+                            : "no shared-memory/LDS figure for " + report_.arch +
+                                  " in data/hw (declined "
+                                  "rather than guessed)";
     struct Interval {
       unsigned from, to;
       int64_t bytes;

@@ -6,6 +6,7 @@
 //    EIATTR records of .nv.info, the block size from .nv.info.<name>, static
 //    shared memory from .nv.shared.<name>.
 #include "tilexform/asm/Artifacts.h"
+#include "tilexform/hw/Target.h"
 
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/BinaryFormat/MsgPackDocument.h>
@@ -231,7 +232,7 @@ llvm::Error readAmdgpuNote(const ElfFile &ef, const std::string &file,
       found = true;
       auto &root = doc.getRoot();
       if (auto *t = mapGet(root, "amdhsa.target"); t && t->isString())
-        target = normaliseArch(t->getString());
+        target = hw::archName(t->getString());
       auto *list = mapGet(root, "amdhsa.kernels");
       if (!list || !list->isArray())
         continue;

@@ -2,6 +2,7 @@
 // (cuobjdump and nvdisasm) and PTX, read line by line into kernels.
 #include "tilexform/asm/Listing.h"
 #include "tilexform/asm/Artifacts.h"
+#include "tilexform/hw/Target.h"
 #include "tilexform/support/InputError.h"
 #include "tilexform/support/Text.h"
 
@@ -133,7 +134,7 @@ llvm::Expected<std::vector<KernelListing>> readAmd(const std::string &file, llvm
     } else if (t.consume_front(".amdhsa_kernel ")) {
       functions.insert(t.trim().str());
     } else if (t.starts_with(".amdgcn_target") || t.starts_with(".amdhsa_code_object_version")) {
-      if (auto a = normaliseArch(t))
+      if (auto a = hw::archName(t))
         arch = a;
     } else if (t.contains("file format elf64-amdgpu")) {
       objdump = true;
@@ -283,7 +284,7 @@ llvm::Expected<std::vector<KernelListing>> readSassListing(const std::string &,
     if (t.empty())
       return;
     if (t.starts_with("code for sm_") || t.starts_with(".target")) {
-      if (auto a = normaliseArch(t.drop_front(t.find("sm_"))))
+      if (auto a = hw::archName(t.drop_front(t.find("sm_"))))
         arch = a;
       return;
     }
@@ -292,7 +293,7 @@ llvm::Expected<std::vector<KernelListing>> readSassListing(const std::string &,
       size_t at = t.find("EF_CUDA_SM");
       if (at != llvm::StringRef::npos) {
         llvm::StringRef digits = t.drop_front(at + 10).take_while(llvm::isDigit);
-        arch = normaliseArch(("sm_" + digits).str());
+        arch = hw::archName(("sm_" + digits).str());
       }
       return;
     }
@@ -378,7 +379,7 @@ llvm::Expected<std::vector<KernelListing>> readPtxListing(const std::string &,
     if (t.empty())
       return;
     if (t.starts_with(".target")) {
-      if (auto a = normaliseArch(t.drop_front(7).trim().split(',').first))
+      if (auto a = hw::archName(t.drop_front(7).trim().split(',').first))
         arch = a;
       return;
     }

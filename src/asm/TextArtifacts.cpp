@@ -1,5 +1,7 @@
 // Text artifacts: AMDGCN assembly, PTX, SASS and Triton's metadata JSON.
 #include "tilexform/asm/Artifacts.h"
+#include "tilexform/hw/ArchData.h"
+#include "tilexform/hw/Target.h"
 #include "tilexform/support/InputError.h"
 #include "tilexform/support/Text.h"
 
@@ -93,30 +95,6 @@ std::optional<ArtifactKind> artifactKindOf(const std::string &path) {
       .Default(std::nullopt);
 }
 
-std::optional<std::string> normaliseArch(llvm::StringRef text) {
-  text = text.trim().trim('"');
-  // "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-" and "hip:gfx942"
-  size_t gfx = text.find("gfx");
-  if (gfx != llvm::StringRef::npos) {
-    llvm::StringRef rest = text.substr(gfx);
-    size_t end = rest.find_first_not_of("gfx0123456789abcdef");
-    rest = rest.take_front(end);
-    if (rest.size() > 3)
-      return rest.str();
-    return std::nullopt;
-  }
-  // "sm_90a", "sm90", "cuda:90", "90"
-  llvm::StringRef digits = text;
-  if (digits.consume_front("cuda:") || digits.consume_front("sm_") || digits.consume_front("sm")) {
-  }
-  size_t end = digits.find_first_not_of("0123456789");
-  llvm::StringRef num = digits.take_front(end);
-  llvm::StringRef suffix = digits.drop_front(num.size());
-  if (num.empty() || num.size() > 3 || !(suffix.empty() || suffix == "a" || suffix == "f"))
-    return std::nullopt;
-  return "sm_" + num.str();
-}
-
 // ---------------------------------------------------------------- AMDGCN --
 
 llvm::Expected<std::vector<KernelFacts>> readAmdgcn(const std::string &file, llvm::StringRef text) {
@@ -155,7 +133,7 @@ llvm::Expected<std::vector<KernelFacts>> readAmdgcn(const std::string &file, llv
       llvm::StringRef body = line.substr(indent);
       if (body.starts_with("amdhsa.target:")) {
         if (!target) {
-          target = normaliseArch(body.drop_front(strlen("amdhsa.target:")));
+          target = hw::archName(body.drop_front(strlen("amdhsa.target:")));
           targetField = "amdhsa.target";
         }
         return;
@@ -177,7 +155,7 @@ llvm::Expected<std::vector<KernelFacts>> readAmdgcn(const std::string &file, llv
       return;
     }
     if (t.starts_with(".amdgcn_target")) {
-      if (auto a = normaliseArch(t.drop_front(strlen(".amdgcn_target")))) {
+      if (auto a = hw::archName(t.drop_front(strlen(".amdgcn_target")))) {
         target = a;
         targetField = ".amdgcn_target";
       }
@@ -312,7 +290,9 @@ void completeAmdFacts(KernelFacts &k) {
   if (!k.sgprsForOccupancy && k.totalSgprs)
     k.sgprsForOccupancy = k.totalSgprs;
   if (k.maxFlatWorkgroupSize) {
-    int64_t wave = k.warpSize && k.warpSize->value > 0 ? k.warpSize->value : 64;
+    // The wavefront size the listing gives, else the arch's (data/hw).
+    std::optional<unsigned> archWave = k.arch ? hw::warpSize(*k.arch) : std::nullopt;
+    int64_t wave = k.warpSize && k.warpSize->value > 0 ? k.warpSize->value : archWave.value_or(64);
     k.numWarps = fig((k.maxFlatWorkgroupSize->value + wave - 1) / wave, k.file,
                      ".max_flat_workgroup_size / wavefront size");
   }
@@ -328,7 +308,7 @@ llvm::Expected<std::vector<KernelFacts>> readPtx(const std::string &file, llvm::
   forEachLine(text, [&](llvm::StringRef line, unsigned) {
     llvm::StringRef t = line.trim();
     if (t.starts_with(".target ")) {
-      target = normaliseArch(t.drop_front(8).split(',').first);
+      target = hw::archName(t.drop_front(8).split(',').first);
       return;
     }
     size_t entry = t.find(".entry ");
@@ -374,7 +354,7 @@ llvm::Expected<std::vector<KernelFacts>> readSass(const std::string &file, llvm:
   forEachLine(text, [&](llvm::StringRef line, unsigned) {
     llvm::StringRef t = line.trim();
     if (t.starts_with("code for ")) {
-      target = normaliseArch(t.drop_front(9));
+      target = hw::archName(t.drop_front(9));
       return;
     }
     if (t.starts_with("Function : ")) {
@@ -468,23 +448,23 @@ llvm::Expected<std::vector<KernelFacts>> readMetadataJson(const std::string &fil
     const auto &t = j["target"];
     if (t.is_object() && t.contains("arch")) {
       if (t["arch"].is_number_integer())
-        k.arch = normaliseArch(std::to_string(t["arch"].get<int64_t>()));
+        k.arch = hw::archName(std::to_string(t["arch"].get<int64_t>()));
       else if (t["arch"].is_string())
-        k.arch = normaliseArch(t["arch"].get<std::string>());
+        k.arch = hw::archName(t["arch"].get<std::string>());
       if (!k.warpSize && t.contains("warp_size") && t["warp_size"].is_number_integer())
         k.warpSize = fig(t["warp_size"].get<int64_t>(), file, "target.warp_size");
     } else if (t.is_string()) {
       llvm::StringRef s(t.get_ref<const std::string &>());
       size_t a = s.find("arch=");
       if (a != llvm::StringRef::npos)
-        k.arch = normaliseArch(
-            s.substr(a + 5).take_until([](char c) { return c == ','; }).trim("'\" )"));
+        k.arch =
+            hw::archName(s.substr(a + 5).take_until([](char c) { return c == ','; }).trim("'\" )"));
     }
     if (k.arch)
       k.archFrom = "target";
   }
   if (!k.arch && j.contains("arch") && j["arch"].is_string()) {
-    k.arch = normaliseArch(j["arch"].get<std::string>());
+    k.arch = hw::archName(j["arch"].get<std::string>());
     if (k.arch)
       k.archFrom = "arch";
   }

@@ -403,7 +403,7 @@ void addAuditCommand(CLI::App &root) {
                 "aligned by opcode");
   cmd->add_option("--kernel", opts.kernel, "The kernel (exact name or unique substring)");
   cmd->add_option("--loop", opts.loop, "Force the hot loop by its label (as the report names it)");
-  cmd->add_option("--arch", opts.arch, "The target, when the listing does not say");
+  addArchOption(cmd, opts.arch, "The target, when the listing does not say");
   cmd->add_option("--max-stream", opts.maxStream,
                   "Text: at most this many class symbols of the stream (0: none)")
       ->check(CLI::Validator(checkCount, "N"));

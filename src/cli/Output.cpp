@@ -1,4 +1,7 @@
 #include "tilexform/cli/Output.h"
+
+#include "tilexform/hw/ArchData.h"
+#include "tilexform/hw/Target.h"
 #include "tilexform/support/OutputFile.h"
 
 #include "tilexform/Version.h"
@@ -7,6 +10,7 @@
 #include "tilexform/support/Parallel.h"
 
 #include <CLI/CLI.hpp>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/BuryPointer.h>
 
 #include <algorithm>
@@ -223,6 +227,18 @@ void addFormatOptions(CLI::App *cmd, std::string &format, bool &json) {
       })
       ->capture_default_str();
   cmd->add_flag("--json", json, "Same as --format json");
+}
+
+void addArchOption(CLI::App *cmd, std::string &arch, const std::string &help) {
+  auto canonical = [](std::string &value) -> std::string {
+    auto t = hw::parseTargetOption(value);
+    if (!t)
+      return llvm::toString(t.takeError()).substr(strlen("--arch: "));
+    value = t->arch;
+    return "";
+  };
+  cmd->add_option("--arch", arch, help + " (" + llvm::join(hw::knownArchs(), ", ") + ")")
+      ->transform(CLI::Validator(canonical, "ARCH"));
 }
 
 void addGluonApiOption(CLI::App *cmd, std::string &api) {

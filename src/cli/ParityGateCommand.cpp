@@ -78,7 +78,7 @@ void addParityGateCommand(CLI::App &root) {
                   ".amdgcn/.sass/.ptx and metadata .json");
   cmd->add_option("--anchor", opts.anchorDir, "The anchor's artifacts, likewise");
   cmd->add_option("--kernel", opts.kernel, "The kernel, when a directory holds several");
-  cmd->add_option("--arch", opts.arch, "The target, overriding what the artifacts say");
+  addArchOption(cmd, opts.arch, "The target, overriding what the artifacts say");
   cmd->add_option("--min-ratio", opts.minRatio, "Champion/anchor time ratio that clears")
       ->check(CLI::Range(0.01, 100.0))
       ->capture_default_str();

@@ -198,13 +198,8 @@ int execute() {
   if (opts.json)
     opts.format = "json";
   asmfile::ProbeOptions options;
-  if (!opts.arch.empty()) {
-    auto arch = asmfile::normaliseArch(opts.arch);
-    if (!arch)
-      return reportError("--arch: '" + opts.arch + "' is not an arch name (gfx942, sm_90, ...)",
-                         kExitUsage);
-    options.arch = arch;
-  }
+  if (!opts.arch.empty())
+    options.arch = opts.arch;
   options.jobs = opts.jobs;
   ProgressLine progress("probe", opts.quiet);
   options.progress = progress.callback();
@@ -260,7 +255,7 @@ void addProbeCommand(CLI::App &root) {
   cmd->add_option("paths", opts.paths,
                   "Triton cache or dump directories (searched recursively) or artifact files")
       ->required();
-  cmd->add_option("--arch", opts.arch, "Override the target arch (gfx942, sm_90, ...)");
+  addArchOption(cmd, opts.arch, "Override the target arch");
   cmd->add_option("-j,--jobs", opts.jobs, "Files read in parallel (0: all cores)")
       ->capture_default_str();
   cmd->add_flag("-q,--quiet", opts.quiet, "No progress line on a terminal");

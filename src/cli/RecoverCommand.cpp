@@ -247,7 +247,7 @@ void addRecoverCommand(CLI::App &root) {
   cmd->add_flag("--force", opts.force, "Overwrite --out if it exists");
   cmd->add_flag("--allow-unrecoverable", opts.allowUnrecoverable,
                 "Exit 0 even when some layout has no Gluon constructor");
-  cmd->add_option("--arch", opts.arch, "Override the target arch (gfx942, sm_90, ...)");
+  addArchOption(cmd, opts.arch, "Override the target arch");
   cmd->add_option("--max-sites", opts.maxSites,
                   "List at most N use sites per layout (0: all; site_count is always the total)")
       ->check(CLI::Validator(checkCount, "N"));

@@ -31,7 +31,7 @@ void addTranscribeCommand(CLI::App &root) {
   cmd->add_flag("--allow-gaps", opts.allowGaps,
                 "Write a placeholder that fails at compile time for what has no Gluon spelling, "
                 "instead of refusing");
-  cmd->add_option("--arch", opts.arch, "The target, overriding the module's");
+  addArchOption(cmd, opts.arch, "The target, overriding the module's");
   addGluonApiOption(cmd, opts.gluonApi);
   addFormatOptions(cmd, opts.format, opts.json);
 }

@@ -53,10 +53,10 @@ Json differenceJson(const analysis::LayoutDifference &d) {
 }
 
 Json sharedJson(const analysis::SharedSummary &s) {
-  return Json{
-      {"peak_bytes", s.peakBytes},
-      {"capacity_bytes", s.capacity ? Json(s.capacity->value) : Json(nullptr)},
-      {"over_capacity", s.capacity ? Json(s.peakBytes > s.capacity->value) : Json(nullptr)}};
+  return Json{{"peak_bytes", s.peakBytes},
+              {"capacity_bytes", s.capacity ? Json(s.capacity->value) : Json(nullptr)},
+              {"over_capacity", s.capacity ? Json(s.peakBytes > s.capacity->value) : Json(nullptr)},
+              {"capacity_source", s.capacity ? Json(s.capacity->source) : Json(s.capacityNote)}};
 }
 
 FileOutput verifyOne(const std::string &plainPath, const std::string &anchorPath,
@@ -260,7 +260,7 @@ void addVerifyCommand(CLI::App &root) {
   cmd->add_option("--pairs", opts.pairs, "A file of PLAIN ANCHOR pairs, one per line");
   addJobsOptions(cmd, opts.jobs, opts.quiet);
   addGluonApiOption(cmd, opts.gluonApi);
-  cmd->add_option("--arch", opts.arch, "Override the target arch");
+  addArchOption(cmd, opts.arch, "Override the target arch");
   cmd->add_option("--max-sites", opts.maxSites, "List at most N sites per entry (0: all)")
       ->capture_default_str()
       ->check(CLI::Validator(checkCount, "N"));

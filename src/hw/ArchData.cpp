@@ -43,6 +43,14 @@ std::optional<Figure> figure(const std::string &arch, const std::string &key) {
   return Figure{f.at("value").get<long long>(), f.at("source").get<std::string>()};
 }
 
+std::optional<unsigned> warpSize(const std::string &arch) {
+  auto it = table().find(arch);
+  if (it == table().end() || !it->second.contains("warp_size") ||
+      !it->second["warp_size"].is_number_unsigned())
+    return std::nullopt;
+  return it->second["warp_size"].get<unsigned>();
+}
+
 std::optional<Figure> sharedCapacity(const std::string &arch) {
   if (auto f = figure(arch, "max_lds_per_workgroup_bytes"))
     return f;

@@ -1,6 +1,9 @@
 #include "tilexform/hw/Occupancy.h"
 
 #include "tilexform/hw/ArchData.h"
+#include "tilexform/hw/Target.h"
+
+#include <llvm/ADT/StringExtras.h>
 
 #include <fmt/format.h>
 
@@ -84,7 +87,7 @@ llvm::Expected<Occupancy> nvidia(const OccupancyInput &in, Occupancy occ) {
         &reserved, &smemUnit, &maxThreads})
     if (!*e)
       return e->takeError();
-  int64_t warpSize = 32, w = in.numWarps, threads = w * warpSize;
+  int64_t warpSize = *hw::warpSize(in.arch), w = in.numWarps, threads = w * warpSize;
 
   Limiter warps{"warps", std::nullopt, true, ""};
   if (threads > *maxThreads) {
@@ -248,32 +251,17 @@ llvm::Expected<Occupancy> amd(const OccupancyInput &in, Occupancy occ) {
 
 } // namespace
 
-std::optional<std::string> vendorOf(const std::string &arch) {
-  auto names = knownArchs();
-  if (std::find(names.begin(), names.end(), arch) == names.end())
-    return std::nullopt;
-  return llvm::StringRef(arch).starts_with("gfx") ? "amd" : "nvidia";
-}
-
 llvm::Expected<Occupancy> computeOccupancy(const OccupancyInput &in) {
-  auto vendor = vendorOf(in.arch);
-  if (!vendor)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(), "no hardware figures for arch '" + in.arch + "' (known: " +
-                                            [] {
-                                              std::string s;
-                                              for (auto &a : knownArchs())
-                                                s += (s.empty() ? "" : ", ") + a;
-                                              return s;
-                                            }() +
-                                            "); declined");
+  auto target = parseTarget(in.arch);
+  if (!target || !target->hasFigures())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), declinedNote(in.arch));
   if (in.numWarps <= 0)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "warps per block unknown (needs the metadata JSON, the "
                                    "binary's block size or the assembly's workgroup size)");
   Occupancy occ;
-  occ.vendor = *vendor;
-  return *vendor == "amd" ? amd(in, std::move(occ)) : nvidia(in, std::move(occ));
+  occ.vendor = vendorName(target->vendor);
+  return target->vendor == Vendor::Amd ? amd(in, std::move(occ)) : nvidia(in, std::move(occ));
 }
 
 } // namespace tilexform::hw

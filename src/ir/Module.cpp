@@ -1,6 +1,7 @@
 // The loaded module: op accessors, module facts, names, and the entry points
 // that check a buffer is text before the parser sees it.
 #include "tilexform/ir/Module.h"
+#include "tilexform/hw/Target.h"
 
 #include "ReaderSupport.h"
 
@@ -65,6 +66,8 @@ int Operation::loopDepth() const {
 }
 
 std::string ModuleFacts::arch() const {
+  if (auto t = hw::parseTarget(target))
+    return t->arch;
   auto colon = target.find(':');
   if (colon == std::string::npos)
     return target;
@@ -75,6 +78,8 @@ std::string ModuleFacts::arch() const {
 }
 
 std::string ModuleFacts::vendor() const {
+  if (auto t = hw::parseTarget(target))
+    return hw::vendorName(t->vendor);
   if (target.rfind("cuda", 0) == 0)
     return "nvidia";
   if (target.rfind("hip", 0) == 0)

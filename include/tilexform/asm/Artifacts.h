@@ -71,7 +71,5 @@ llvm::Expected<std::vector<KernelFacts>> readArtifact(ArtifactKind kind, const s
                                                       llvm::StringRef contents);
 
 /// "gfx942" from "amdgcn-amd-amdhsa--gfx942" or "gfx942:sramecc+:xnack-";
-/// "sm_90" from "sm_90a", "sm90", "cuda:90" or 90. None when not an arch.
-std::optional<std::string> normaliseArch(llvm::StringRef text);
 
 } // namespace tilexform::asmfile

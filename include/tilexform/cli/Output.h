@@ -100,6 +100,11 @@ inline bool isJson(const std::string &format) { return format == "json" || forma
 /// `--format text|json|jsonl` and `--json` on a command.
 void addFormatOptions(CLI::App *cmd, std::string &format, bool &json);
 
+/// `--arch` on a command: every spelling hw::parseTarget reads, rewritten to
+/// the canonical name while the command line is parsed; an arch that is no
+/// arch, or has no figures, is the same usage error (64) in every command.
+void addArchOption(CLI::App *cmd, std::string &arch, const std::string &help);
+
 /// `--gluon-api 3.6|3.5` on a command.
 void addGluonApiOption(CLI::App *cmd, std::string &api);
 

@@ -19,6 +19,8 @@ std::vector<std::string> knownArchs();
 /// One figure of one arch ("lds_per_cu_bytes", "shared_memory_per_block_optin_bytes", ...);
 /// none when the arch or the figure is unknown — never another arch's number.
 std::optional<Figure> figure(const std::string &arch, const std::string &key);
+/// Threads per warp (wavefront) of a known arch; none when unknown.
+std::optional<unsigned> warpSize(const std::string &arch);
 /// The shared memory / LDS one block (workgroup) may use on this arch.
 std::optional<Figure> sharedCapacity(const std::string &arch);
 

@@ -54,7 +54,4 @@ struct Occupancy {
 /// Computes occupancy, or an error naming the arch (and figure) that is missing.
 llvm::Expected<Occupancy> computeOccupancy(const OccupancyInput &in);
 
-/// "amd", "nvidia", or none for an arch without data.
-std::optional<std::string> vendorOf(const std::string &arch);
-
 } // namespace tilexform::hw

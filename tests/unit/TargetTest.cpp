@@ -1,0 +1,51 @@
+#include "tilexform/hw/Target.h"
+
+#include <gtest/gtest.h>
+
+using tilexform::hw::parseTarget;
+using tilexform::hw::parseTargetOption;
+using tilexform::hw::Vendor;
+
+TEST(Target, EverySpellingOfOneArch) {
+  for (const char *s : {"sm_90", "sm_90a", "sm90", "cuda:90", "90", "compute_90", " \"sm_90\" "}) {
+    auto t = parseTarget(s);
+    ASSERT_TRUE(t) << s;
+    EXPECT_EQ(t->arch, "sm_90") << s;
+    EXPECT_EQ(t->vendor, Vendor::Nvidia);
+    EXPECT_EQ(t->warpSize, 32u);
+    EXPECT_EQ(t->tritonTarget(), "cuda:90");
+  }
+  for (const char *s : {"gfx942", "hip:gfx942", "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-",
+                        "gfx942\"", "GFX942"}) {
+    auto t = parseTarget(s);
+    if (llvm::StringRef(s) == "GFX942") {
+      EXPECT_FALSE(t);
+      continue;
+    }
+    ASSERT_TRUE(t) << s;
+    EXPECT_EQ(t->arch, "gfx942") << s;
+    EXPECT_EQ(t->vendor, Vendor::Amd);
+    EXPECT_EQ(t->warpSize, 64u);
+    EXPECT_EQ(t->tritonTarget(), "hip:gfx942");
+  }
+}
+
+TEST(Target, WarpSizeComesFromTheData) {
+  EXPECT_EQ(parseTarget("gfx1100")->warpSize, 32u); // RDNA: wave32
+  EXPECT_EQ(parseTarget("gfx950")->warpSize, 64u);
+  EXPECT_EQ(parseTarget("sm_100a")->warpSize, 32u);
+  // A real arch without data: parsed, with no figures.
+  auto t = parseTarget("gfx1030");
+  ASSERT_TRUE(t);
+  EXPECT_FALSE(t->hasFigures());
+  EXPECT_TRUE(bool(parseTargetOption("gfx1030")));
+}
+
+TEST(Target, NotAnArch) {
+  for (const char *s : {"", "banana", "sm_", "sm_9000", "sm_90x", "gfx", "gfx942x", "cuda:", "090"})
+    EXPECT_FALSE(parseTarget(s)) << s;
+  auto e = parseTargetOption("banana");
+  ASSERT_FALSE(e);
+  std::string msg = llvm::toString(e.takeError());
+  EXPECT_NE(msg.find("'banana' is not an arch name (known: "), std::string::npos) << msg;
+}
