@@ -480,7 +480,7 @@ private:
     for (auto &l : report_.layouts) {
       auto g = gluon::emitGluon(*l.encoding, api_);
       if (!g.expr) {
-        l.status = "UNRECOVERABLE";
+        l.status = Verdict::Unrecoverable;
         l.reason = g.reason;
         continue;
       }
@@ -495,7 +495,7 @@ private:
       if (l.encoding->is<layout::OpaqueEncoding>())
         shape.clear();
       auto rt = gluon::checkRoundTrip(*l.encoding, *g.expr, shape);
-      l.status = rt.exact ? "EXACT" : "DIFFERS";
+      l.status = rt.exact ? Verdict::Exact : Verdict::Differs;
       l.reason = rt.detail;
     }
   }
@@ -588,22 +588,22 @@ private:
       if (carriesBuffer && f.loads > 0)
         f.prefetch = true;
       if (f.numStages) {
-        f.verdict = *f.numStages > 1 ? "PIPELINED" : "NOT_PIPELINED";
+        f.verdict = *f.numStages > 1 ? Verdict::Pipelined : Verdict::NotPipelined;
         f.why = fmt::format("tt.num_stages = {} on the loop", *f.numStages);
       } else if (f.asyncCopies > 0 && f.buffers >= 2) {
-        f.verdict = "PIPELINED";
+        f.verdict = Verdict::Pipelined;
         f.why =
             fmt::format("{} async copies into {}-buffered shared memory", f.asyncCopies, f.buffers);
       } else if (f.prefetch) {
-        f.verdict = "PIPELINED";
+        f.verdict = Verdict::Pipelined;
         f.why = "global loads are issued one iteration ahead (loop-carried shared buffers or "
                 "loaded values)";
       } else if (f.loads > 0) {
-        f.verdict = "NOT_PIPELINED";
+        f.verdict = Verdict::NotPipelined;
         f.why = fmt::format("{} global loads consumed in the same iteration, no multi-buffering",
                             f.loads);
       } else {
-        f.verdict = "INCONCLUSIVE";
+        f.verdict = Verdict::Inconclusive;
         f.why = "no global loads in the loop";
       }
       report_.loops.push_back(std::move(f));

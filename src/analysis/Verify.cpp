@@ -281,7 +281,7 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
   v.anchorCrossesCapacity = sa.capacity && sa.peakBytes > sa.capacity->value &&
                             !(sp.capacity && sp.peakBytes > sp.capacity->value);
   if (!reasons.empty()) {
-    v.verdict = "NOT_COMPARABLE";
+    v.verdict = Verdict::NotComparable;
     v.notComparableReason = fmt::format("{}", fmt::join(reasons, "; "));
     return v;
   }
@@ -302,7 +302,7 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
 
   // 1. A layout Gluon cannot construct, replaced by the anchor at the same sites.
   for (size_t i = 0; i < missing.size(); ++i) {
-    if (missing[i].status != "UNRECOVERABLE")
+    if (missing[i].status != Verdict::Unrecoverable)
       continue;
     for (size_t j = 0; j < extra.size(); ++j) {
       if (extraDone[j] || extra[j].memory != missing[i].memory ||
@@ -405,11 +405,11 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
     v.multiplicity.push_back(m);
 
   if (!v.missing.empty() || !v.extra.empty())
-    v.verdict = "FAIL";
+    v.verdict = Verdict::Fail;
   else if (!v.reconciled.empty())
-    v.verdict = "RECONCILED";
+    v.verdict = Verdict::Reconciled;
   else
-    v.verdict = "PASS";
+    v.verdict = Verdict::Pass;
   return v;
 }
 

@@ -225,7 +225,7 @@ int runOne() {
   if (!r)
     return reportAuditError(r.takeError());
   if (isJson(opts.format)) {
-    Json j = envelope("audit", "AUDITED", kExitOk);
+    Json j = envelope("audit", Verdict::Audited, exitCodeFor("audit", Verdict::Audited));
     reportInto(j, *r);
     printJson(j);
     return kExitOk;
@@ -284,11 +284,11 @@ int runDiff() {
   bool same = d.removed == 0 && d.added == 0 && !d.alignment.empty();
   if (d.alignment.empty())
     same = std::all_of(d.opcodes.begin(), d.opcodes.end(), [](auto &x) { return x.a == x.b; });
-  const char *verdict = same ? "SAME" : "DIFFERENT";
+  Verdict verdict = same ? Verdict::Same : Verdict::Different;
   const asmfile::Census &ca = d.comparedLoops ? *a->hotLoop : a->whole;
   const asmfile::Census &cb = d.comparedLoops ? *b->hotLoop : b->whole;
   if (isJson(opts.format)) {
-    Json j = envelope("audit", verdict, kExitOk);
+    Json j = envelope("audit", verdict, exitCodeFor("audit", verdict));
     Json ja, jb;
     reportInto(ja, *a);
     reportInto(jb, *b);
@@ -384,7 +384,7 @@ int runDiff() {
       ++i;
     }
   }
-  out += fmt::format("verdict: {}\n", verdict);
+  out += fmt::format("verdict: {}\n", verdictName(verdict));
   printText(out);
   return kExitOk;
 }

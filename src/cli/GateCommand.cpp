@@ -31,19 +31,15 @@ struct GateOptions {
 CLI::App *championCmd, *determinismCmd, *abCmd;
 
 // Exit codes of every gate: 0 passed or resolved, 2 not.
-int exitFor(gate::Verdict v) {
-  return v == gate::Verdict::Pass || v == gate::Verdict::Resolved ? kExitOk : 2;
-}
-
 bool jsonOut() { return opts.json || isJson(opts.format); }
 
 int runChampion() {
   auto r = gate::checkChampion(opts.bundle, opts.minSamples);
   if (!r)
     return reportError(r.takeError());
-  int code = exitFor(r->verdict);
+  int code = exitCodeFor("gate", r->verdict);
   if (jsonOut()) {
-    Json j = envelope("gate champion", gate::verdictName(r->verdict), code);
+    Json j = envelope("gate champion", r->verdict, code);
     j["bundle"] = opts.bundle;
     j["kernel"] = r->kernel;
     Json checks = Json::array();
@@ -87,9 +83,9 @@ int runDeterminism() {
   auto r = gate::checkDeterminism(opts.runs, dtype, shape, opts.minRuns);
   if (!r)
     return reportError(r.takeError());
-  int code = exitFor(r->verdict);
+  int code = exitCodeFor("gate", r->verdict);
   if (jsonOut()) {
-    Json j = envelope("gate determinism", gate::verdictName(r->verdict), code);
+    Json j = envelope("gate determinism", r->verdict, code);
     j["runs"] = r->runs;
     j["dtype"] = gate::dtypeName(r->dtype);
     j["shape"] = r->shape;
@@ -139,13 +135,13 @@ int runAb() {
   auto r = gate::abTest(opts.samples, o);
   if (!r)
     return reportError(r.takeError());
-  int code = exitFor(r->verdict);
+  int code = exitCodeFor("gate", r->verdict);
   auto cmpJson = [](const gate::Comparison &c) {
     return Json{{"arm", c.arm},   {"baseline", c.baseline}, {"ratio", c.ratio},
                 {"ci_low", c.lo}, {"ci_high", c.hi},        {"excludes_1", c.excludesOne}};
   };
   if (jsonOut()) {
-    Json j = envelope("gate ab", gate::verdictName(r->verdict), code);
+    Json j = envelope("gate ab", r->verdict, code);
     j["samples"] = opts.samples;
     j["rounds"] = r->rounds;
     j["confidence"] = o.confidence;

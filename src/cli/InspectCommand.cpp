@@ -146,7 +146,7 @@ FileOutput inspectOne(const std::string &file, gluon::GluonApi api) {
                               {"col", info.second.col}});
 
   if (isJson(opts.format)) {
-    Json j = envelope("inspect", "OK", kExitOk);
+    Json j = envelope("inspect", Verdict::Ok, exitCodeFor("inspect", Verdict::Ok));
     j["file"] = shown;
     j["module"] = module;
     j["layouts"] = layouts;

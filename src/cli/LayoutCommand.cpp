@@ -185,17 +185,15 @@ int execute() {
   } catch (const std::exception &e) {
     linearError = e.what();
   }
-  std::string roundtrip;
+  Verdict roundtrip = Verdict::Unrecoverable;
   std::string roundtripDetail;
   if (emitted.expr) {
     auto rt = gluon::checkRoundTrip(*enc, *emitted.expr, ll ? shape : std::vector<int64_t>{});
-    roundtrip = rt.exact ? "EXACT" : "DIFFERS";
+    roundtrip = rt.exact ? Verdict::Exact : Verdict::Differs;
     roundtripDetail = rt.detail;
   }
-  int exitCode = emitted.expr ? kExitOk : kExitFinding;
-  std::string verdict = emitted.expr ? roundtrip : "UNRECOVERABLE";
-  if (emitted.expr && roundtrip != "EXACT")
-    exitCode = kExitFinding;
+  Verdict verdict = roundtrip;
+  int exitCode = exitCodeFor("layout", verdict);
 
   if (format == Format::Json) {
     Json j = envelope("layout", verdict, exitCode);
@@ -216,7 +214,7 @@ int execute() {
     } else {
       j["linear_error"] = linearError;
     }
-    j["roundtrip"] = emitted.expr ? Json(roundtrip) : Json(nullptr);
+    j["roundtrip"] = emitted.expr ? Json(verdictName(roundtrip)) : Json(nullptr);
     if (!roundtripDetail.empty())
       j["roundtrip_detail"] = roundtripDetail;
     if (opts.table && ll) {
@@ -247,7 +245,7 @@ int execute() {
   else
     out += fmt::format("gluon:     none ({})\n", emitted.reason);
   if (emitted.expr)
-    out += fmt::format("roundtrip: {}{}\n", roundtrip,
+    out += fmt::format("roundtrip: {}{}\n", verdictName(roundtrip),
                        roundtripDetail.empty() ? "" : " (" + roundtripDetail + ")");
   if (ll) {
     out += "linear layout:";

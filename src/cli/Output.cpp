@@ -48,13 +48,37 @@ llvm::Expected<ir::Module *> loadForCommand(const std::string &path) {
   return mod;
 }
 
-Json envelope(const std::string &command, const std::string &verdict, int exitCode) {
+int exitCodeFor(llvm::StringRef command, Verdict verdict) {
+  struct Row {
+    const char *command; // a command, or a prefix ("gate"); null: every command
+    Verdict verdict;
+    int code;
+  };
+  static constexpr Row kRows[] = {
+      {"gate", Verdict::Fail, kExitGate},
+      {nullptr, Verdict::Differs, kExitFinding},
+      {nullptr, Verdict::Unrecoverable, kExitFinding},
+      {nullptr, Verdict::NumWarpsMismatch, kExitNumWarps},
+      {nullptr, Verdict::Fail, kExitFinding},
+      {nullptr, Verdict::NotComparable, kExitNotComparable},
+      {nullptr, Verdict::NotResolved, kExitGate},
+      {nullptr, Verdict::NotCleared, kExitGate},
+      {nullptr, Verdict::InvalidInput, kExitInput},
+      {nullptr, Verdict::Blocked, kExitFinding},
+  };
+  for (const Row &r : kRows)
+    if (r.verdict == verdict && (!r.command || command.starts_with(r.command)))
+      return r.code;
+  return kExitOk;
+}
+
+Json envelope(const std::string &command, Verdict verdict, int exitCode) {
   Json j;
   j["tool"] = "tilexform";
   j["version"] = kVersion;
   j["command"] = command;
   j["schema"] = kSchemaVersion;
-  j["verdict"] = verdict;
+  j["verdict"] = verdictName(verdict);
   j["exit_code"] = exitCode;
   return j;
 }
@@ -110,7 +134,7 @@ int runOverFiles(const char *command, const std::vector<std::string> &files, boo
       if (o.error.empty() && !o.reported)
         printJson(o.doc);
   } else if (json) {
-    std::string verdict;
+    Verdict verdict = Verdict::None;
     int worst = -1;
     Json results = Json::array();
     for (auto &o : out) {
@@ -118,12 +142,12 @@ int runOverFiles(const char *command, const std::vector<std::string> &files, boo
         continue;
       if (o.exitCode > worst) {
         worst = o.exitCode;
-        verdict = o.doc.value("verdict", "");
+        verdict = parseVerdict(o.doc.value("verdict", "")).value_or(Verdict::None);
       }
       results.push_back(std::move(o.doc));
     }
     int overall = failed ? std::max(code, int(kExitInput)) : code;
-    Json j = envelope(command, verdict.empty() ? "NONE" : verdict, overall);
+    Json j = envelope(command, verdict, overall);
     j["files"] = files.size();
     j["failed"] = errors.size();
     j["results"] = results;

@@ -115,10 +115,8 @@ int runParityGateCommand() {
   auto r = gate::parityGate(o);
   if (!r)
     return reportError(r.takeError());
-  int code = r->verdict == gate::Verdict::Cleared        ? kExitOk
-             : r->verdict == gate::Verdict::InvalidInput ? kExitInput
-                                                         : 2;
-  const char *verdict = gate::verdictName(r->verdict);
+  int code = exitCodeFor("parity-gate", r->verdict);
+  Verdict verdict = r->verdict;
   if (r->verdict == gate::Verdict::InvalidInput) {
     if (isJson(opts.format)) {
       Json j = envelope("parity-gate", verdict, code);
@@ -177,7 +175,7 @@ int runParityGateCommand() {
                        r->interval->hi, r->paired ? "paired over rounds" : "independent resamples",
                        *r->resolvedDifferent ? "differ beyond the run-to-run spread"
                                              : "do not differ beyond the run-to-run spread");
-  out += fmt::format("  verdict: {}\n", verdict);
+  out += fmt::format("  verdict: {}\n", verdictName(verdict));
   for (auto &s : r->suspects) {
     out +=
         fmt::format("  [{:<9}] {}", gate::suspectStatusName(s.status), gate::suspectName(s.kind));

@@ -216,10 +216,10 @@ int execute() {
                                            ".ptx, .sass or metadata .json)"
                                          : "no readable kernel artifacts"),
         kExitInput);
-  std::string verdict = report->errors.empty() ? "OK" : "PARTIAL";
+  Verdict verdict = report->errors.empty() ? Verdict::Ok : Verdict::Partial;
 
   if (isJson(opts.format)) {
-    Json j = envelope("probe", verdict, kExitOk);
+    Json j = envelope("probe", verdict, exitCodeFor("probe", verdict));
     j["inputs"] = opts.paths;
     j["files_read"] = report->filesRead;
     j["files_skipped"] = report->filesSkipped;

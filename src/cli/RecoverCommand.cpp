@@ -35,21 +35,16 @@ FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
 
   bool unrecoverable = false, differs = false;
   for (auto &l : report.layouts) {
-    unrecoverable |= l.status == "UNRECOVERABLE";
-    differs |= l.status == "DIFFERS";
+    unrecoverable |= l.status == Verdict::Unrecoverable;
+    differs |= l.status == Verdict::Differs;
   }
-  int exitCode = kExitOk;
-  std::string verdict = "RECOVERED";
-  if (!report.warpMismatches.empty()) {
-    exitCode = 4;
-    verdict = "NUM_WARPS_MISMATCH";
-  } else if (differs) {
-    exitCode = kExitFinding;
-    verdict = "DIFFERS";
-  } else if (unrecoverable) {
-    verdict = "UNRECOVERABLE";
-    exitCode = opts.allowUnrecoverable ? kExitOk : kExitFinding;
-  }
+  Verdict verdict = !report.warpMismatches.empty() ? Verdict::NumWarpsMismatch
+                    : differs                      ? Verdict::Differs
+                    : unrecoverable                ? Verdict::Unrecoverable
+                                                   : Verdict::Recovered;
+  int exitCode = verdict == Verdict::Unrecoverable && opts.allowUnrecoverable
+                     ? kExitOk
+                     : exitCodeFor("recover", verdict);
 
   if (!opts.out.empty()) {
     std::string text = analysis::anchorModule(report, shown);
@@ -78,7 +73,7 @@ FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
       lj["attr"] = l.attr;
       lj["kind"] = l.kind;
       lj["gluon"] = l.gluon ? Json(*l.gluon) : Json(nullptr);
-      lj["status"] = l.status;
+      lj["status"] = verdictName(l.status);
       lj["reason"] = l.reason.empty() ? Json(nullptr) : Json(l.reason);
       lj["role"] = l.role;
       lj["roles"] = l.roles;
@@ -116,7 +111,7 @@ FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
                            {"buffers", f.buffers},
                            {"iter_args", f.iterArgs},
                            {"prefetch", f.prefetch},
-                           {"verdict", f.verdict},
+                           {"verdict", verdictName(f.verdict)},
                            {"why", f.why},
                            {"source", sourceJson(f.source)}});
     j["loops"] = loops;
@@ -167,10 +162,11 @@ FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
                      report.facts.target.empty() ? "?" : report.facts.target,
                      report.facts.numWarps ? std::to_string(*report.facts.numWarps) : "?",
                      gluon::gluonApiName(report.api));
-  out += fmt::format("verdict:   {}\n\nlayouts ({}):\n", verdict, report.layouts.size());
+  out +=
+      fmt::format("verdict:   {}\n\nlayouts ({}):\n", verdictName(verdict), report.layouts.size());
   for (auto &l : report.layouts) {
-    out +=
-        fmt::format("  {:<22} {:<14} {:<20} {} sites\n", l.name, l.status, l.role, l.sites.size());
+    out += fmt::format("  {:<22} {:<14} {:<20} {} sites\n", l.name, verdictName(l.status), l.role,
+                       l.sites.size());
     out += fmt::format("      {}\n", l.attr);
     if (l.gluon)
       out += fmt::format("      {}\n", *l.gluon);
@@ -192,8 +188,9 @@ FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
   for (auto &f : report.loops)
     out += fmt::format("  line {:<5} {:<14} num_stages={} loads={} dots={} async={} buffers={} "
                        "iter_args={}  ({})\n",
-                       f.line, f.verdict, f.numStages ? std::to_string(*f.numStages) : "-", f.loads,
-                       f.dots, f.asyncCopies, f.buffers, f.iterArgs, f.why);
+                       f.line, verdictName(f.verdict),
+                       f.numStages ? std::to_string(*f.numStages) : "-", f.loads, f.dots,
+                       f.asyncCopies, f.buffers, f.iterArgs, f.why);
   if (!report.loads.empty()) {
     std::map<std::string, int> buckets;
     for (auto &l : report.loads)

@@ -77,7 +77,8 @@ Json summaryJson(const source::SurveyReport &r) {
 }
 
 Json reportJson(const source::SurveyReport &r) {
-  Json j = envelope("survey", r.errors.empty() ? "OK" : "PARTIAL", kExitOk);
+  Verdict verdict = r.errors.empty() ? Verdict::Ok : Verdict::Partial;
+  Json j = envelope("survey", verdict, exitCodeFor("survey", verdict));
   j["roots"] = opts.roots;
   j["files_scanned"] = r.filesScanned;
   j["files_with_kernels"] = r.filesWithKernels;

@@ -57,9 +57,10 @@ int runTranscribeCommand() {
   if (!r)
     return reportError(r.takeError());
   bool blocked = !r->blockedBy.empty();
-  int code = blocked && !opts.allowGaps ? kExitFinding : kExitOk;
-  std::string verdict =
-      blocked ? (opts.allowGaps ? "TRANSCRIBED_WITH_GAPS" : "BLOCKED") : "TRANSCRIBED";
+  Verdict verdict = !blocked         ? Verdict::Transcribed
+                    : opts.allowGaps ? Verdict::TranscribedWithGaps
+                                     : Verdict::Blocked;
+  int code = exitCodeFor("transcribe", verdict);
   bool wrote = false;
   if (!r->python.empty() && !opts.out.empty()) {
     if (int c = writeOutFile(opts.out, r->python, opts.force))
@@ -100,7 +101,7 @@ int runTranscribeCommand() {
     out += fmt::format("  wrote {}\n", opts.out);
   else if (blocked && !opts.allowGaps)
     out += "  nothing written (--allow-gaps writes placeholders that fail at compile time)\n";
-  out += fmt::format("verdict: {}\n", verdict);
+  out += fmt::format("verdict: {}\n", verdictName(verdict));
   if (opts.out.empty() && !r->python.empty())
     out += r->python;
   printText(out);

@@ -73,7 +73,7 @@ FileOutput verifyOne(const std::string &plainPath, const std::string &anchorPath
     return o;
   }
   auto v = analysis::verify(**plain, **anchor, api, opts.arch);
-  int exitCode = v.verdict == "FAIL" ? 1 : v.verdict == "NOT_COMPARABLE" ? 3 : 0;
+  int exitCode = exitCodeFor("verify", v.verdict);
   o.exitCode = exitCode;
 
   if (isJson(opts.format)) {
@@ -126,8 +126,8 @@ FileOutput verifyOne(const std::string &plainPath, const std::string &anchorPath
     return o;
   }
 
-  std::string out =
-      fmt::format("plain:   {}\nanchor:  {}\nverdict: {}\n", plainPath, anchorPath, v.verdict);
+  std::string out = fmt::format("plain:   {}\nanchor:  {}\nverdict: {}\n", plainPath, anchorPath,
+                                verdictName(v.verdict));
   if (!v.notComparableReason.empty())
     out += fmt::format("not comparable: {}\n", v.notComparableReason);
   // One entry per difference, both sides, and the edit that fixes it.

@@ -5,26 +5,6 @@
 
 namespace tilexform::gate {
 
-const char *verdictName(Verdict v) {
-  switch (v) {
-  case Verdict::Pass:
-    return "PASS";
-  case Verdict::Fail:
-    return "FAIL";
-  case Verdict::Resolved:
-    return "RESOLVED";
-  case Verdict::NotResolved:
-    return "NOT_RESOLVED";
-  case Verdict::Cleared:
-    return "CLEARED";
-  case Verdict::NotCleared:
-    return "NOT_CLEARED";
-  case Verdict::InvalidInput:
-    return "INVALID_INPUT";
-  }
-  return "FAIL";
-}
-
 const char *checkStatusName(CheckStatus s) {
   switch (s) {
   case CheckStatus::Pass:

@@ -410,11 +410,11 @@ Suspect lostLayout(const Arm &c, const Arm &a, const std::string &arch) {
     return s;
   }
   auto v = analysis::verify(*c.module, *a.module, gluon::GluonApi::V3_6, arch);
-  if (v.verdict == "NOT_COMPARABLE") {
+  if (v.verdict == Verdict::NotComparable) {
     s.why = "verify: " + v.notComparableReason;
     return s;
   }
-  if (v.verdict == "FAIL") {
+  if (v.verdict == Verdict::Fail) {
     s.status = SuspectStatus::Suspected;
     s.evidence.push_back(fmt::format("verify FAIL: {} layout use{} of the champion missing in the "
                                      "anchor, {} extra",
@@ -430,7 +430,7 @@ Suspect lostLayout(const Arm &c, const Arm &a, const std::string &arch) {
   }
   s.status = SuspectStatus::Cleared;
   s.evidence.push_back(fmt::format(
-      "verify {}: the anchor carries the champion's layouts{}", v.verdict,
+      "verify {}: the anchor carries the champion's layouts{}", verdictName(v.verdict),
       v.reconciled.empty() ? std::string()
                            : fmt::format(" ({} reconciled difference{})", v.reconciled.size(),
                                          v.reconciled.size() == 1 ? "" : "s")));

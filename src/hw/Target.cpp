@@ -23,8 +23,7 @@ std::optional<std::string> canonicalArch(llvm::StringRef text) {
   if (gfx != llvm::StringRef::npos) {
     llvm::StringRef rest = text.substr(gfx);
     size_t digits = rest.drop_front(3).find_first_not_of("0123456789abcdef");
-    llvm::StringRef name =
-        digits == llvm::StringRef::npos ? rest : rest.take_front(3 + digits);
+    llvm::StringRef name = digits == llvm::StringRef::npos ? rest : rest.take_front(3 + digits);
     // What follows may be target features (":sramecc+"), a quote, the end;
     // never more of a word ("gfx942x").
     llvm::StringRef after = rest.drop_front(name.size());

@@ -6,6 +6,7 @@
 #include "tilexform/gluon/Gluon.h"
 #include "tilexform/hw/ArchData.h"
 #include "tilexform/ir/Module.h"
+#include "tilexform/support/Verdict.h"
 
 #include <optional>
 #include <string>
@@ -30,9 +31,9 @@ struct RecoveredLayout {
   std::string kind;
   layout::EncodingPtr encoding;
   std::optional<std::string> gluon;
-  std::string status; // EXACT, DIFFERS, UNRECOVERABLE
-  std::string reason; // why UNRECOVERABLE / what DIFFERS
-  std::string role;   // the primary role
+  Verdict status = Verdict::Unrecoverable; // Exact, Differs, Unrecoverable
+  std::string reason;                      // why UNRECOVERABLE / what DIFFERS
+  std::string role;                        // the primary role
   std::vector<std::string> roles;
   std::vector<UseSite> sites;
   std::vector<int64_t> shape; // the first shape it is used at (for the proof)
@@ -54,7 +55,7 @@ struct LoopFacts {
   unsigned loads = 0, dots = 0, asyncCopies = 0, iterArgs = 0;
   unsigned buffers = 0;  // leading dim of multi-buffered memdescs indexed in the loop
   bool prefetch = false; // global loads carried to the next iteration
-  std::string verdict;   // PIPELINED, NOT_PIPELINED, INCONCLUSIVE
+  Verdict verdict = Verdict::Inconclusive; // Pipelined, NotPipelined, Inconclusive
   std::string why;
 };
 

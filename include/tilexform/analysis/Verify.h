@@ -3,6 +3,7 @@
 #pragma once
 
 #include "tilexform/analysis/Recover.h"
+#include "tilexform/support/Verdict.h"
 
 #include <string>
 #include <vector>
@@ -14,7 +15,8 @@ struct LayoutUse {
   std::string key; // memory | shape | normal form
   std::string attr;
   std::optional<std::string> gluon;
-  std::string kind, status;
+  std::string kind;
+  Verdict status = Verdict::Unrecoverable;
   std::vector<int64_t> shape;
   std::string memory;
   std::vector<std::string> roles;
@@ -62,7 +64,7 @@ struct Multiplicity {
 };
 
 struct VerifyReport {
-  std::string verdict; // PASS, RECONCILED, FAIL, NOT_COMPARABLE
+  Verdict verdict = Verdict::Pass; // Pass, Reconciled, Fail, NotComparable
   std::string notComparableReason;
   std::vector<LayoutDifference> missing, extra;
   /// missing and extra joined: each missing use with the extra one nearest to

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "tilexform/gluon/Gluon.h"
+#include "tilexform/support/Verdict.h"
 
 #include <nlohmann/json.hpp>
 
@@ -34,17 +35,24 @@ llvm::Expected<ir::Module *> loadForCommand(const std::string &path);
 
 enum ExitCode : int {
   kExitOk = 0,
-  kExitFinding = 1,   // command-specific "no" (e.g. unrecoverable layout)
-  kExitUsage = 64,    // EX_USAGE
-  kExitInput = 65,    // EX_DATAERR
-  kExitInternal = 70, // EX_SOFTWARE
-  kExitIO = 74,       // EX_IOERR: output cannot be written
+  kExitFinding = 1,       // the command's "no": a layout that differs or is unrecoverable, FAIL
+  kExitGate = 2,          // a gate not passed: FAIL, NOT_RESOLVED, NOT_CLEARED
+  kExitNotComparable = 3, // verify: the two modules cannot be compared
+  kExitNumWarps = 4,      // recover: layouts disagree with the module's num_warps
+  kExitUsage = 64,        // EX_USAGE
+  kExitInput = 65,        // EX_DATAERR
+  kExitInternal = 70,     // EX_SOFTWARE
+  kExitIO = 74,           // EX_IOERR: output cannot be written
 };
 
 enum class Format { Text, Json };
 
+/// The one verdict -> exit-code table: what `verdict` of `command` exits
+/// with ("gate champion" FAIL is 2, verify's FAIL 1).
+int exitCodeFor(llvm::StringRef command, Verdict verdict);
+
 /// The envelope every JSON document starts with.
-Json envelope(const std::string &command, const std::string &verdict, int exitCode);
+Json envelope(const std::string &command, Verdict verdict, int exitCode);
 
 /// Prints `doc` to stdout: pretty, or on one line when `--format jsonl`
 /// was given (round logs append one document per line).

@@ -3,6 +3,8 @@
 // A/B difference lies outside the run-to-run spread.
 #pragma once
 
+#include "tilexform/support/Verdict.h"
+
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
@@ -12,9 +14,9 @@
 
 namespace tilexform::gate {
 
-/// Every gate's verdict, one name table (verdictName).
-enum class Verdict { Pass, Fail, Resolved, NotResolved, Cleared, NotCleared, InvalidInput };
-const char *verdictName(Verdict v);
+/// The gates' verdicts are tilexform's one Verdict (support/Verdict.h).
+using tilexform::Verdict;
+using tilexform::verdictName;
 
 /// One named check of a gate: passed, failed, or not verifiable from the
 /// files given (reported, never failing on its own).

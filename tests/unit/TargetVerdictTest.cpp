@@ -1,4 +1,5 @@
 #include "tilexform/hw/Target.h"
+#include "tilexform/support/Verdict.h"
 
 #include <gtest/gtest.h>
 
@@ -48,4 +49,15 @@ TEST(Target, NotAnArch) {
   ASSERT_FALSE(e);
   std::string msg = llvm::toString(e.takeError());
   EXPECT_NE(msg.find("'banana' is not an arch name (known: "), std::string::npos) << msg;
+}
+
+TEST(Verdict, EveryNameReadsBack) {
+  for (int i = 0; i <= int(tilexform::Verdict::Inconclusive); ++i) {
+    auto v = tilexform::Verdict(i);
+    auto back = tilexform::parseVerdict(tilexform::verdictName(v));
+    ASSERT_TRUE(back) << i;
+    EXPECT_EQ(*back, v);
+  }
+  EXPECT_STREQ(tilexform::verdictName(tilexform::Verdict::NumWarpsMismatch), "NUM_WARPS_MISMATCH");
+  EXPECT_FALSE(tilexform::parseVerdict("PASSED"));
 }
