@@ -1,6 +1,7 @@
 #include "tilexform/Version.h"
 #include "tilexform/cli/Commands.h"
 #include "tilexform/cli/Output.h"
+#include "tilexform/cli/Terminal.h"
 
 #include "tilexform/support/InputError.h"
 
@@ -16,7 +17,62 @@
 namespace tilexform::cli {
 
 namespace {
+
 int dispatch(int argc, char **argv);
+
+/// The nearest of `names` to `word` (at most two edits away, or a prefix).
+std::string nearest(const std::string &word, const std::vector<std::string> &names) {
+  std::string best;
+  unsigned bestDistance = 3;
+  for (auto &n : names) {
+    unsigned d = llvm::StringRef(word).edit_distance(n);
+    if (llvm::StringRef(n).starts_with(word) && word.size() > 2)
+      d = std::min(d, 1u);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = n;
+    }
+  }
+  return best;
+}
+
+/// Every long and short spelling of the options of `app` and of its parents.
+std::vector<std::string> optionNames(const CLI::App *app) {
+  std::vector<std::string> names;
+  for (; app; app = app->get_parent())
+    for (const CLI::Option *o : app->get_options()) {
+      for (auto &l : o->get_lnames())
+        names.push_back("--" + l);
+      for (auto &s : o->get_snames())
+        names.push_back("-" + s);
+    }
+  return names;
+}
+
+/// CLI11's "The following argument was not expected: --jsn" as our line,
+/// with the option meant.
+std::string explainExtras(const CLI::App *app, const std::string &what) {
+  size_t colon = what.find(": ");
+  if (colon == std::string::npos)
+    return what;
+  // CLI11 lists every extra word: name an unknown option before a stray word.
+  llvm::SmallVector<llvm::StringRef, 4> words;
+  llvm::StringRef(what).substr(colon + 2).split(words, ' ', -1, false);
+  if (words.empty())
+    return what;
+  std::string word = words.front().str();
+  for (auto w : words)
+    if (w.starts_with("-")) {
+      word = w.str();
+      break;
+    }
+  if (word[0] != '-')
+    return "unexpected argument '" + word + "'";
+  std::string flag = word.substr(0, word.find('='));
+  std::string best = nearest(flag, optionNames(app));
+  return "unknown option '" + flag + "'" + (best.empty() ? "" : " (did you mean '" + best + "'?)");
+}
+
 } // namespace
 
 int run(int argc, char **argv) { return finishOutput(dispatch(argc, argv)); }
@@ -35,6 +91,7 @@ int dispatch(int argc, char **argv) {
   std::string maxInput;
   app.add_option("--max-input-size", maxInput,
                  "Refuse input files larger than this (bytes, or with K/M/G; default 32M)");
+  addTerminalOptions(app);
   addInspectCommand(app);
   addLayoutCommand(app);
   addRecoverCommand(app);
@@ -46,21 +103,31 @@ int dispatch(int argc, char **argv) {
   addParityGateCommand(app);
   addTranscribeCommand(app);
   // A first word that is no command: say so, with the nearest command.
+  // `help [COMMAND]` prints that help, as git and cargo do.
   if (argc > 1 && argv[1][0] != '-') {
     std::string word = argv[1];
     std::vector<std::string> names;
     for (auto *sub : app.get_subcommands({}))
       names.push_back(sub->get_name());
-    if (std::find(names.begin(), names.end(), word) == names.end()) {
-      std::string best;
-      unsigned bestDistance = 3;
-      for (auto &n : names) {
-        unsigned d = llvm::StringRef(word).edit_distance(n);
-        if (d < bestDistance) {
-          bestDistance = d;
-          best = n;
-        }
+    if (word == "help") {
+      if (argc == 2) {
+        printText(app.help());
+        return kExitOk;
       }
+      std::string of = argv[2];
+      for (auto *sub : app.get_subcommands({}))
+        if (sub->get_name() == of) {
+          printText(sub->help());
+          return kExitOk;
+        }
+      std::string best = nearest(of, names);
+      return reportError("help: unknown command '" + of + "'" +
+                             (best.empty() ? "" : " (did you mean '" + best + "'?)") +
+                             "; commands: " + llvm::join(names, ", "),
+                         kExitUsage);
+    }
+    if (std::find(names.begin(), names.end(), word) == names.end()) {
+      std::string best = nearest(word, names);
       return reportError("unknown command '" + word + "'" +
                              (best.empty() ? "" : " (did you mean '" + best + "'?)") +
                              "; commands: " + llvm::join(names, ", "),
@@ -79,14 +146,19 @@ int dispatch(int argc, char **argv) {
     std::string what = e.what();
     if (what.empty())
       what = "bad command line";
+    const CLI::App *where = app.get_subcommands().empty() ? &app : app.get_subcommands().front();
+    if (dynamic_cast<const CLI::ExtrasError *>(&e))
+      what = explainExtras(where, what);
     // An option before any command: name it, not the missing command.
-    if (argc > 1 && argv[1][0] == '-' && app.get_subcommands().empty())
-      what = std::string("unknown option '") + argv[1] + "'";
+    if (argc > 1 && argv[1][0] == '-' && app.get_subcommands().empty() &&
+        !dynamic_cast<const CLI::ExtrasError *>(&e))
+      what = explainExtras(&app, std::string(": ") + argv[1]);
     std::string help = "tilexform --help";
     if (!app.get_subcommands().empty())
       help = "tilexform " + app.get_subcommands().front()->get_name() + " --help";
     return reportError(what + " (see " + help + ")", kExitUsage);
   }
+  configureTerminal();
   if (!maxInput.empty()) {
     uint64_t bytes = 0;
     llvm::StringRef v(maxInput);

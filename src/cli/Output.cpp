@@ -1,4 +1,5 @@
 #include "tilexform/cli/Output.h"
+#include "tilexform/cli/Terminal.h"
 
 #include "tilexform/hw/ArchData.h"
 #include "tilexform/hw/Target.h"
@@ -12,9 +13,11 @@
 #include <CLI/CLI.hpp>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/BuryPointer.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -33,6 +36,7 @@ std::string checkCount(std::string &value) {
 }
 
 llvm::Expected<ir::Module *> loadForCommand(const std::string &path) {
+  auto start = std::chrono::steady_clock::now();
   llvm::Expected<std::unique_ptr<ir::Module>> loaded =
       path == "-" ? [&]() -> llvm::Expected<std::unique_ptr<ir::Module>> {
     auto text = readStandardInput();
@@ -45,6 +49,11 @@ llvm::Expected<ir::Module *> loadForCommand(const std::string &path) {
     return loaded.takeError();
   ir::Module *mod = loaded->get();
   llvm::BuryPointer(std::move(*loaded));
+  spdlog::info(
+      "{}: read in {:.2f} ms: target {}, num_warps {}, {} layout aliases", path,
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
+      mod->facts.target.empty() ? "none" : mod->facts.target,
+      mod->facts.numWarps ? std::to_string(*mod->facts.numWarps) : "unknown", mod->aliases.size());
   return mod;
 }
 
@@ -110,6 +119,9 @@ int runOverFiles(const char *command, const std::vector<std::string> &files, boo
   parallelForWithProgress(files.size(), files.size() > 1 ? jobs : 1, progress.callback(),
                           [&](size_t i) { out[i] = one(files[i]); });
   progress.finish();
+  for (size_t i = 0; i < files.size(); ++i)
+    spdlog::debug("{}: exit {}{}", files[i], out[i].exitCode,
+                  out[i].error.empty() ? "" : " (" + out[i].error + ")");
   int code = kExitOk;
   bool failed = false;
   std::vector<std::string> errors;
@@ -174,8 +186,14 @@ void printText(const std::string &text) {
   if (gOutputErrno)
     return;
   errno = 0;
-  size_t n = std::fwrite(text.data(), 1, text.size(), stdout);
-  if (n != text.size() || std::fflush(stdout) != 0)
+  std::string painted;
+  const std::string *out = &text;
+  if (colour(true)) {
+    painted = paintVerdicts(text);
+    out = &painted;
+  }
+  size_t n = std::fwrite(out->data(), 1, out->size(), stdout);
+  if (n != out->size() || std::fflush(stdout) != 0)
     gOutputErrno = errno ? errno : EIO;
 }
 
@@ -194,8 +212,28 @@ int finishOutput(int exitCode) {
   return exitCode;
 }
 
+namespace {
+
+/// One error line on stderr, its severity word painted on a terminal.
+void printErrorLine(const std::string &line) {
+  size_t at = 0;
+  for (const char *word : {"error:", "usage:"}) {
+    size_t p = line.find(word);
+    if (p != std::string::npos && (p == 0 || line.compare(p - 1, 1, " ") == 0)) {
+      at = p;
+      std::string painted =
+          line.substr(0, at) + paintSeverity(word) + line.substr(at + strlen(word));
+      std::fprintf(stderr, "tilexform: %s\n", painted.c_str());
+      return;
+    }
+  }
+  std::fprintf(stderr, "tilexform: %s\n", line.c_str());
+}
+
+} // namespace
+
 int reportError(llvm::Error err, int exitCode) {
-  std::fprintf(stderr, "tilexform: %s\n", errorLine(std::move(err)).c_str());
+  printErrorLine(errorLine(std::move(err)));
   return exitCode;
 }
 
@@ -206,7 +244,7 @@ int reportError(const std::string &message, int exitCode) {
       c = ' ';
   if (line.size() > 400)
     line = line.substr(0, 400) + "...";
-  std::fprintf(stderr, "tilexform: %s\n", line.c_str());
+  printErrorLine(line);
   return exitCode;
 }
 
@@ -237,7 +275,8 @@ int writeOutFile(const std::string &out, llvm::StringRef text, bool force) {
 void addJobsOptions(CLI::App *cmd, unsigned &jobs, bool &quiet) {
   cmd->add_option("-j,--jobs", jobs, "Files read in parallel (0: all cores)")
       ->capture_default_str();
-  cmd->add_flag("-q,--quiet", quiet, "No progress line on a terminal");
+  // -q is the root command's (cli/Terminal.h): no progress line either.
+  (void)quiet;
 }
 
 void addFormatOptions(CLI::App *cmd, std::string &format, bool &json) {
@@ -281,7 +320,7 @@ std::optional<gluon::GluonApi> resolveGluonApi(const std::string &name) {
 }
 
 ProgressLine::ProgressLine(const char *command, bool quiet)
-    : command_(command), active_(!quiet && isatty(fileno(stderr))) {}
+    : command_(command), active_(!quiet && !cli::quiet() && isatty(fileno(stderr))) {}
 
 std::function<void(size_t, size_t)> ProgressLine::callback() const {
   if (!active_)
@@ -301,7 +340,7 @@ void ProgressLine::finish() {
 
 void printErrorLines(const std::vector<std::string> &lines) {
   for (auto &line : lines)
-    std::fprintf(stderr, "tilexform: %s\n", line.c_str());
+    printErrorLine(line);
 }
 
 Json optionalJson(const std::optional<int64_t> &v) { return v ? Json(*v) : Json(nullptr); }

@@ -258,7 +258,6 @@ void addProbeCommand(CLI::App &root) {
   addArchOption(cmd, opts.arch, "Override the target arch");
   cmd->add_option("-j,--jobs", opts.jobs, "Files read in parallel (0: all cores)")
       ->capture_default_str();
-  cmd->add_flag("-q,--quiet", opts.quiet, "No progress line on a terminal");
   cmd->add_option("--format", opts.format,
                   "Output format: text, json, jsonl, or csv (one row per kernel)")
       ->check(CLI::IsMember({"text", "json", "jsonl", "csv"}))

@@ -332,7 +332,6 @@ void addSurveyCommand(CLI::App &root) {
   cmd->add_flag("--no-gitignore", opts.noGitignore, "Do not honour .gitignore files");
   cmd->add_option("-j,--jobs", opts.jobs, "Files parsed in parallel (0: all cores)")
       ->capture_default_str();
-  cmd->add_flag("-q,--quiet", opts.quiet, "No progress line on a terminal");
   cmd->add_option("--format", opts.format, "Output format (jsonl: the JSON on one line)")
       ->check(CLI::IsMember({"text", "json", "jsonl", "sarif"}))
       ->each([](const std::string &v) {

@@ -40,8 +40,7 @@ constexpr Name kNames[] = {
     {Verdict::Inconclusive, "INCONCLUSIVE"},
 };
 
-static_assert(std::size(kNames) == size_t(Verdict::Inconclusive) + 1,
-              "every verdict has one name");
+static_assert(std::size(kNames) == size_t(Verdict::Inconclusive) + 1, "every verdict has one name");
 
 } // namespace
 

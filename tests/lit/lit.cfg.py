@@ -11,6 +11,7 @@ config.substitutions.append(("%corpus", os.path.join(config.source_root, "tests"
 config.substitutions.append(("%examples", os.path.join(config.source_root, "examples")))
 config.substitutions.append(("%tools", os.path.join(config.source_root, "tests", "tools")))
 config.substitutions.append(("FileCheck", config.filecheck))
+config.substitutions.append(("%count", os.path.join(os.path.dirname(config.filecheck), "count")))
 config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
 config.substitutions.append(("%expect-exit", os.path.join(config.source_root, "tests", "tools", "expect-exit")))
 config.substitutions.append(("%docs", os.path.join(config.source_root, "docs")))

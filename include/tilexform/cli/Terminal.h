@@ -1,0 +1,32 @@
+// What every command shares about the terminal: -v/-q (spdlog on stderr),
+// colour (--color, NO_COLOR, a TTY), and painting of verdicts and errors.
+#pragma once
+
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace tilexform::cli {
+
+/// `-v/--verbose` (repeatable), `-q/--quiet` and `--color` on the root
+/// command; they may also follow the command name.
+void addTerminalOptions(CLI::App &app);
+/// Applies them once the command line is parsed: the log level, colour.
+void configureTerminal();
+
+/// `-q`: warnings and progress lines are not printed (errors still are).
+bool quiet();
+
+/// Whether text written to stdout (`toStdout`) or stderr is coloured:
+/// `--color always|never`, else NO_COLOR unset and the stream a terminal.
+bool colour(bool toStdout);
+
+/// `text` with every `verdict: NAME` word coloured by what the verdict means
+/// (green: yes, red: no, yellow: neither), when stdout is coloured.
+std::string paintVerdicts(std::string text);
+/// "error:" / "usage:" in bold red when stderr is coloured.
+std::string paintSeverity(const std::string &severity);
+
+} // namespace tilexform::cli
