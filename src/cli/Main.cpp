@@ -1,5 +1,6 @@
 #include "tilexform/Version.h"
 #include "tilexform/cli/Commands.h"
+#include "tilexform/cli/Generated.h"
 #include "tilexform/cli/Output.h"
 #include "tilexform/cli/Terminal.h"
 
@@ -102,6 +103,19 @@ int dispatch(int argc, char **argv) {
   addAuditCommand(app);
   addParityGateCommand(app);
   addTranscribeCommand(app);
+  // The build writes the man pages and completions from these definitions
+  // (hidden: not for users, so not in --help).
+  if (argc == 3 && llvm::StringRef(argv[1]) == "--generate-man-pages")
+    return writeManPages(app, argv[2]);
+  if (argc == 3 && llvm::StringRef(argv[1]) == "--generate-completion") {
+    std::string script = completionScript(app, argv[2]);
+    if (script.empty())
+      return reportError(std::string("--generate-completion: unknown shell '") + argv[2] +
+                             "' (bash or zsh)",
+                         kExitUsage);
+    printText(script);
+    return kExitOk;
+  }
   // A first word that is no command: say so, with the nearest command.
   // `help [COMMAND]` prints that help, as git and cargo do.
   if (argc > 1 && argv[1][0] != '-') {

@@ -1,0 +1,19 @@
+// Man pages and shell completions generated from the command-line definitions
+// themselves, so they never drift from what the parser accepts.
+#pragma once
+
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace tilexform::cli {
+
+/// Writes tilexform.1 and tilexform-COMMAND.1 (roff) into `dir`; 0, or the
+/// exit code of the reported error.
+int writeManPages(const CLI::App &root, const std::string &dir);
+/// A completion script for `shell` ("bash" or "zsh"); empty for another shell.
+std::string completionScript(const CLI::App &root, const std::string &shell);
+
+} // namespace tilexform::cli

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds tilexform in Release, packages it as a .deb (CPack), installs it with
+# dpkg, checks the installed binary, man pages and completions, and removes it.
+#   scripts/package-check.sh [BUILD_DIR]
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$here/build-release}
+if [ -f "$build/CMakeCache.txt" ]; then
+  ninja -C "$build" >/dev/null # an existing build, as configured
+else
+  "$here/scripts/setup.sh" "$build" -DTILEXFORM_TESTS=OFF
+fi
+for p in man-db dpkg-dev; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$p"
+  fi
+done
+(cd "$build" && rm -f tilexform_*.deb && cpack -G DEB >/dev/null)
+deb=$(ls "$build"/tilexform_*.deb)
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+$sudo dpkg -i "$deb" >/dev/null
+trap '$sudo dpkg -r tilexform >/dev/null' EXIT
+set -x
+test "$(command -v tilexform)" = /usr/bin/tilexform
+tilexform --version
+man -w tilexform-recover
+man -w tilexform
+test -s /usr/share/bash-completion/completions/tilexform
+test -s /usr/share/zsh/vendor-completions/_tilexform
+test -s /usr/share/tilexform/schema/recover.schema.json
+test -s /usr/share/doc/tilexform/copyright
+# Stripped: no symbol table left.
+! readelf -S /usr/bin/tilexform | grep -q '\.symtab'
+# The bash completion completes a command and its flags.
+bash -c 'source /usr/share/bash-completion/completions/tilexform
+  COMP_WORDS=(tilexform rec); COMP_CWORD=1; _tilexform; [ "${COMPREPLY[*]}" = recover ]
+  COMP_WORDS=(tilexform recover --max-s); COMP_CWORD=2; _tilexform; [ "${COMPREPLY[*]}" = --max-sites ]'
+tilexform recover "$here/examples/"*.ttgir >/dev/null || [ $? -eq 1 ]
+set +x
+$sudo dpkg -r tilexform >/dev/null
+trap - EXIT
+! command -v tilexform >/dev/null
+echo "package-check: $(basename "$deb") installed, checked and removed"
