@@ -212,7 +212,8 @@ std::string zshArgs(const CLI::App &app) {
   for (const CLI::Option *o : app.get_options()) {
     if (o->get_group().empty() || (o->get_lnames().empty() && o->get_snames().empty()))
       continue;
-    std::string value = o->get_type_size() != 0 ? ":" + zshQuote(o->get_type_name()) + ":_files" : "";
+    std::string value =
+        o->get_type_size() != 0 ? ":" + zshQuote(o->get_type_name()) + ":_files" : "";
     for (auto &l : o->get_lnames())
       out += "    '--" + l + "[" + zshQuote(o->get_description()) + "]" + value + "' \\\n";
     for (auto &s : o->get_snames())

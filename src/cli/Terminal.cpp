@@ -75,11 +75,13 @@ std::string paintVerdicts(std::string text) {
       size_t word = line.find_first_not_of(' ', at + 8);
       size_t wordEnd = word == std::string::npos ? word : line.find_first_of(" (", word);
       if (word != std::string::npos) {
-        std::string name = line.substr(word, wordEnd == std::string::npos ? wordEnd : wordEnd - word);
+        std::string name =
+            line.substr(word, wordEnd == std::string::npos ? wordEnd : wordEnd - word);
         if (auto v = parseVerdict(name)) {
           int code = exitCodeFor("", *v);
-          const char *paint = code == kExitOk ? kGreen : code == kExitFinding || code == kExitGate ? kRed
-                                                                                                    : kYellow;
+          const char *paint = code == kExitOk                             ? kGreen
+                              : code == kExitFinding || code == kExitGate ? kRed
+                                                                          : kYellow;
           line = line.substr(0, word) + paint + name + kReset + line.substr(word + name.size());
         }
       }
