@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <deque>
+#include <functional>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -789,19 +790,102 @@ RecoverReport recover(const ir::Module &mod, gluon::GluonApi api, const std::str
   return Recoverer(mod, api, arch).run();
 }
 
+namespace {
+
+/// The layout of the report that is the parent of layout `i` (a slice or dot
+/// operand of it), if that parent is itself recovered.
+std::optional<size_t> parentIndex(const RecoverReport &r, size_t i) {
+  const RecoveredLayout &l = r.layouts[i];
+  if (!l.encoding || !l.gluon)
+    return std::nullopt;
+  layout::EncodingPtr parent;
+  if (auto *s = l.encoding->as<layout::SliceEncoding>())
+    parent = s->parent;
+  else if (auto *d = l.encoding->as<layout::DotOperandEncoding>())
+    parent = d->parent;
+  if (!parent)
+    return std::nullopt;
+  for (size_t k = 0; k < r.layouts.size(); ++k)
+    if (k != i && r.layouts[k].gluon && r.layouts[k].encoding && *r.layouts[k].encoding == *parent)
+      return k;
+  return std::nullopt;
+}
+
+std::string stem(const std::string &name) {
+  llvm::StringRef n(name);
+  n.consume_back("_LAYOUT");
+  return n.str();
+}
+
+} // namespace
+
 std::vector<std::string> layoutConstantNames(const RecoverReport &r) {
-  std::map<std::string, int> used;
-  std::vector<std::string> names;
-  for (auto &l : r.layouts) {
-    if (!l.gluon) {
-      names.emplace_back();
-      continue;
-    }
-    std::string base = constantName(l.role);
-    int n = used[base]++;
-    names.push_back(n == 0 ? base : fmt::format("{}_{}", base, n));
+  size_t n = r.layouts.size();
+  std::vector<std::string> names(n);
+  std::vector<std::optional<size_t>> parents(n);
+  std::set<std::string> taken;
+  auto claim = [&](const std::string &base) {
+    std::string name = base;
+    for (int k = 1; taken.count(name); ++k)
+      name = fmt::format("{}_{}", base, k);
+    taken.insert(name);
+    return name;
+  };
+  // Roles first, for every layout that is no slice or operand of another.
+  for (size_t i = 0; i < n; ++i) {
+    parents[i] = parentIndex(r, i);
+    if (r.layouts[i].gluon && !parents[i])
+      names[i] = claim(constantName(r.layouts[i].role));
   }
+  // Then each derived layout from its parent's name (chains resolve in turns).
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (size_t i = 0; i < n; ++i) {
+      if (!names[i].empty() || !parents[i] || names[*parents[i]].empty())
+        continue;
+      const RecoveredLayout &l = r.layouts[i];
+      std::string base;
+      if (auto *s = l.encoding->as<layout::SliceEncoding>())
+        base = fmt::format("{}_SLICE{}_LAYOUT", stem(names[*parents[i]]), s->dim);
+      else if (l.role == "operand_a" || l.role == "operand_b")
+        base = constantName(l.role);
+      else
+        base = fmt::format("{}_OPERAND{}_LAYOUT", stem(names[*parents[i]]),
+                           l.encoding->as<layout::DotOperandEncoding>()->opIdx);
+      names[i] = claim(base);
+      progress = true;
+    }
+  }
+  // A cycle cannot occur (a parent is strictly smaller); name any rest by role.
+  for (size_t i = 0; i < n; ++i)
+    if (r.layouts[i].gluon && names[i].empty())
+      names[i] = claim(constantName(r.layouts[i].role));
   return names;
+}
+
+std::vector<LayoutConstant> layoutConstants(const RecoverReport &r) {
+  std::vector<std::string> names = layoutConstantNames(r);
+  size_t n = r.layouts.size();
+  std::vector<bool> emitted(n, false);
+  std::vector<LayoutConstant> out;
+  // Depth-first over parents, so a parent is defined before its users.
+  std::function<void(size_t)> emit = [&](size_t i) {
+    if (emitted[i] || !r.layouts[i].gluon)
+      return;
+    emitted[i] = true;
+    std::string expr = *r.layouts[i].gluon;
+    if (auto p = parentIndex(r, i)) {
+      emit(*p);
+      std::string inline_ = "parent=" + *r.layouts[*p].gluon;
+      size_t at = expr.find(inline_);
+      if (at != std::string::npos)
+        expr.replace(at, inline_.size(), "parent=" + names[*p]);
+    }
+    out.push_back(LayoutConstant{i, names[i], std::move(expr)});
+  };
+  for (size_t i = 0; i < n; ++i)
+    emit(i);
+  return out;
 }
 
 std::string anchorModule(const RecoverReport &r, const std::string &sourcePath) {
@@ -817,8 +901,23 @@ std::string anchorModule(const RecoverReport &r, const std::string &sourcePath) 
   out += fmt::format("# gluon api: {}\n", gluon::gluonApiName(r.api));
   out += fmt::format("# constants-digest: {}\n", r.constantsDigest);
   out += "from triton.experimental.gluon import language as gl\n";
-  std::vector<std::string> names = layoutConstantNames(r);
-  for (size_t i = 0; i < r.layouts.size(); ++i) {
+  // Constants in the order parents come first; a layout with no constructor
+  // is a comment where the report lists it.
+  std::vector<LayoutConstant> constants = layoutConstants(r);
+  std::vector<std::optional<size_t>> order;
+  size_t next = 0;
+  for (auto &c : constants) {
+    for (; next < c.index; ++next)
+      if (!r.layouts[next].gluon)
+        order.push_back(next);
+    order.push_back(std::nullopt);
+  }
+  for (; next < r.layouts.size(); ++next)
+    if (!r.layouts[next].gluon)
+      order.push_back(next);
+  size_t constant = 0;
+  for (auto &slot : order) {
+    size_t i = slot ? *slot : constants[constant].index;
     const RecoveredLayout &l = r.layouts[i];
     out += "\n";
     std::string sites;
@@ -834,7 +933,8 @@ std::string anchorModule(const RecoverReport &r, const std::string &sourcePath) 
       out += fmt::format("# UNRECOVERABLE: {}\n# {}\n", l.reason, l.attr);
       continue;
     }
-    out += fmt::format("{} = gl.constexpr({})\n", names[i], *l.gluon);
+    const LayoutConstant &c = constants[constant++];
+    out += fmt::format("{} = gl.constexpr({})\n", c.name, c.expr);
   }
   return out;
 }

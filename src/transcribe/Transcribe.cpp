@@ -1458,13 +1458,21 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     if (imports_.count(mod))
       out += fmt::format("from triton.experimental.gluon.language.amd import {}\n", mod);
   // The layout constants, as recover --out writes them.
-  std::vector<std::string> names = analysis::layoutConstantNames(rec_);
-  for (size_t i = 0; i < rec_.layouts.size(); ++i) {
-    const auto &l = rec_.layouts[i];
-    if (!l.gluon || l.sites.empty())
+  // A parent is kept when a used layout names it, though unused itself.
+  std::vector<analysis::LayoutConstant> constants = analysis::layoutConstants(rec_);
+  std::set<std::string> referenced;
+  for (auto &c : constants)
+    if (!rec_.layouts[c.index].sites.empty())
+      for (auto &p : constants)
+        if (c.expr.find("parent=" + p.name + ")") != std::string::npos ||
+            c.expr.find("parent=" + p.name + ",") != std::string::npos)
+          referenced.insert(p.name);
+  for (auto &c : constants) {
+    const auto &l = rec_.layouts[c.index];
+    if (l.sites.empty() && !referenced.count(c.name))
       continue;
     out += fmt::format("\n# {} ({}), role {}\n", l.name, l.kind, l.role);
-    out += fmt::format("{} = gl.constexpr({})\n", names[i], *l.gluon);
+    out += fmt::format("{} = gl.constexpr({})\n", c.name, c.expr);
   }
   for (auto &h : helpers_)
     out += "\n\n" + h;

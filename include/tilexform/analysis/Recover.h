@@ -111,10 +111,23 @@ struct RecoverReport {
 RecoverReport recover(const ir::Module &mod, gluon::GluonApi api,
                       const std::string &archOverride = {});
 
-/// The constant each layout is named by in the anchor module (ACC_LAYOUT,
-/// LOAD_LAYOUT_1, ...), index-aligned with report.layouts; empty for a
-/// layout with no Gluon constructor.
+/// The constant each layout is named by in the anchor module, index-aligned
+/// with report.layouts; empty for a layout with no Gluon constructor. Names
+/// come from roles (ACC_LAYOUT, A_LOAD_LAYOUT, ...); a slice or dot operand
+/// of another recovered layout is named from its parent (A_LOAD_SLICE1_LAYOUT).
 std::vector<std::string> layoutConstantNames(const RecoverReport &report);
+
+/// One constant of the anchor module: its name and constructor, where a
+/// parent that is itself a constant is referenced by name
+/// (`gl.SliceLayout(dim=1, parent=A_LOAD_LAYOUT)`).
+struct LayoutConstant {
+  size_t index = 0; // into report.layouts
+  std::string name;
+  std::string expr;
+};
+/// The recovered layouts as constants, in an order where every parent comes
+/// before the layouts naming it (otherwise the report's order).
+std::vector<LayoutConstant> layoutConstants(const RecoverReport &report);
 
 /// The deterministic Python module with one `gl.constexpr` per layout.
 std::string anchorModule(const RecoverReport &report, const std::string &sourcePath);

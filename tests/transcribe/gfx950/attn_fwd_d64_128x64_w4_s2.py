@@ -33,37 +33,37 @@ B_SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=2, max_p
 B_SHARED_LAYOUT_1 = gl.constexpr(gl.SwizzledSharedLayout(vec=4, per_phase=2, max_phase=8, order=[1, 0]))
 
 # slice1_mma (slice), role reduction
-REDUCE_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.amd.AMDMFMALayout(version=4, instr_shape=[32, 32, 16], transposed=True, warps_per_cta=[4, 1])))
+ACC_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=ACC_LAYOUT))
 
 # slice1_linear (slice), role elementwise
-LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.DistributedLinearLayout(reg_bases=[[0, 1], [0, 2], [0, 4], [0, 16], [0, 32]], lane_bases=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 8]], warp_bases=[[32, 0], [64, 0]], block_bases=[], shape=[128, 64])))
+STORE_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=STORE_LAYOUT))
 
 # slice1_blocked (slice), role elementwise
-LAYOUT_1 = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[8, 8], warps_per_cta=[4, 1], order=[1, 0])))
+A_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=A_LOAD_LAYOUT))
 
 # slice0_blocked1 (slice), role elementwise
-LAYOUT_2 = gl.constexpr(gl.SliceLayout(dim=0, parent=gl.BlockedLayout(size_per_thread=[8, 1], threads_per_warp=[8, 8], warps_per_cta=[1, 4], order=[0, 1])))
+B_LOAD_SLICE0_LAYOUT = gl.constexpr(gl.SliceLayout(dim=0, parent=B_LOAD_LAYOUT))
 
 # slice0_linear (slice), role elementwise
-LAYOUT_3 = gl.constexpr(gl.SliceLayout(dim=0, parent=gl.DistributedLinearLayout(reg_bases=[[0, 1], [0, 2], [0, 4], [0, 16], [0, 32]], lane_bases=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 8]], warp_bases=[[32, 0], [64, 0]], block_bases=[], shape=[128, 64])))
+STORE_SLICE0_LAYOUT = gl.constexpr(gl.SliceLayout(dim=0, parent=STORE_LAYOUT))
 
 # slice0_blocked (slice), role elementwise
-LAYOUT_4 = gl.constexpr(gl.SliceLayout(dim=0, parent=gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[8, 8], warps_per_cta=[4, 1], order=[1, 0])))
+A_LOAD_SLICE0_LAYOUT = gl.constexpr(gl.SliceLayout(dim=0, parent=A_LOAD_LAYOUT))
 
 # dot0_mma_k8 (dot_op), role operand_a
-A_OPERAND_LAYOUT = gl.constexpr(gl.DotOperandLayout(operand_index=0, parent=gl.amd.AMDMFMALayout(version=4, instr_shape=[32, 32, 16], transposed=True, warps_per_cta=[4, 1]), k_width=8))
+A_OPERAND_LAYOUT = gl.constexpr(gl.DotOperandLayout(operand_index=0, parent=ACC_LAYOUT, k_width=8))
 
 # slice1_blocked1 (slice), role elementwise
-LAYOUT_5 = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.BlockedLayout(size_per_thread=[8, 1], threads_per_warp=[8, 8], warps_per_cta=[1, 4], order=[0, 1])))
+B_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=B_LOAD_LAYOUT))
 
 # dot1_mma_k8 (dot_op), role operand_b
-B_OPERAND_LAYOUT = gl.constexpr(gl.DotOperandLayout(operand_index=1, parent=gl.amd.AMDMFMALayout(version=4, instr_shape=[32, 32, 16], transposed=True, warps_per_cta=[4, 1]), k_width=8))
+B_OPERAND_LAYOUT = gl.constexpr(gl.DotOperandLayout(operand_index=1, parent=ACC_LAYOUT, k_width=8))
 
 # dot1_mma_k4 (dot_op), role operand_b
-B_OPERAND_LAYOUT_1 = gl.constexpr(gl.DotOperandLayout(operand_index=1, parent=gl.amd.AMDMFMALayout(version=4, instr_shape=[32, 32, 16], transposed=True, warps_per_cta=[4, 1]), k_width=4))
+B_OPERAND_LAYOUT_1 = gl.constexpr(gl.DotOperandLayout(operand_index=1, parent=ACC_LAYOUT, k_width=4))
 
 # dot0_mma_k4 (dot_op), role operand_a
-A_OPERAND_LAYOUT_1 = gl.constexpr(gl.DotOperandLayout(operand_index=0, parent=gl.amd.AMDMFMALayout(version=4, instr_shape=[32, 32, 16], transposed=True, warps_per_cta=[4, 1]), k_width=4))
+A_OPERAND_LAYOUT_1 = gl.constexpr(gl.DotOperandLayout(operand_index=0, parent=ACC_LAYOUT, k_width=4))
 
 
 @gluon.jit
@@ -98,9 +98,9 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     # O: !tt.ptr<f16> {tt.divisibility = 16 : i32}
     # sm_scale: f32
     # N_CTX: i32 {tt.divisibility = 16 : i32}
-    l_i = gl.full([128], 0.0, gl.float32, layout=REDUCE_LAYOUT)  # line 25
+    l_i = gl.full([128], 0.0, gl.float32, layout=ACC_SLICE1_LAYOUT)  # line 25
     cst = gl.full([128, 64], 0.0, gl.float32, layout=ACC_LAYOUT)  # line 26
-    m_i = gl.full([128], float("-inf"), gl.float32, layout=REDUCE_LAYOUT)  # line 27
+    m_i = gl.full([128], float("-inf"), gl.float32, layout=ACC_SLICE1_LAYOUT)  # line 27
     cst_1 = gl.full([64, 1], 64, gl.int32, layout=A_LOAD_LAYOUT)  # line 34
     cst_2 = gl.full([1, 64], 64, gl.int32, layout=B_LOAD_LAYOUT)  # line 35
     cst_3 = gl.full([128, 1], 64, gl.int32, layout=A_LOAD_LAYOUT)  # line 36
@@ -110,14 +110,14 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     off_5 = off * N_CTX  # line 40
     off_6 = off_5 * 64  # line 41
     offs_m = start_m * 128  # line 42
-    offs_m_7 = gl.arange(0, 128, layout=LAYOUT)  # line 43
-    offs_m_8 = gl.arange(0, 128, layout=LAYOUT_1)  # line 44
-    offs_m_9 = gl.full([128], offs_m, gl.int32, layout=LAYOUT)  # line 45
-    offs_m_10 = gl.full([128], offs_m, gl.int32, layout=LAYOUT_1)  # line 46
+    offs_m_7 = gl.arange(0, 128, layout=STORE_SLICE1_LAYOUT)  # line 43
+    offs_m_8 = gl.arange(0, 128, layout=A_LOAD_SLICE1_LAYOUT)  # line 44
+    offs_m_9 = gl.full([128], offs_m, gl.int32, layout=STORE_SLICE1_LAYOUT)  # line 45
+    offs_m_10 = gl.full([128], offs_m, gl.int32, layout=A_LOAD_SLICE1_LAYOUT)  # line 46
     offs_m_11 = offs_m_9 + offs_m_7  # line 47
     offs_m_12 = offs_m_10 + offs_m_8  # line 48
-    offs_n = gl.arange(0, 64, layout=LAYOUT_2)  # line 49
-    offs_n_13 = gl.arange(0, 64, layout=LAYOUT_1)  # line 50
+    offs_n = gl.arange(0, 64, layout=B_LOAD_SLICE0_LAYOUT)  # line 49
+    offs_n_13 = gl.arange(0, 64, layout=A_LOAD_SLICE1_LAYOUT)  # line 50
     q = Q + off_6  # line 51
     q_14 = gl.expand_dims(offs_m_11, 1)  # line 52
     q_15 = gl.expand_dims(offs_m_12, 1)  # line 53
@@ -125,8 +125,8 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     q_17 = q_15 * cst_3  # line 55
     q_18 = gl.full([128, 1], q, q.dtype, layout=A_LOAD_LAYOUT)  # line 56
     q_19 = q_18 + q_17  # line 57
-    q_20 = gl.arange(0, 64, layout=LAYOUT_3)  # line 58
-    q_21 = gl.arange(0, 64, layout=LAYOUT_4)  # line 59
+    q_20 = gl.arange(0, 64, layout=STORE_SLICE0_LAYOUT)  # line 58
+    q_21 = gl.arange(0, 64, layout=A_LOAD_SLICE0_LAYOUT)  # line 59
     q_22 = gl.expand_dims(q_20, 0)  # line 60
     q_23 = gl.expand_dims(q_21, 0)  # line 61
     q_24 = q_19.broadcast_to([128, 64])  # line 62
@@ -139,10 +139,10 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     qk_scale = sm_scale * 1.4426950199999999  # line 69
     k = K + off_6  # line 70
     k_31 = gl.full([1, 64], k, k.dtype, layout=B_LOAD_LAYOUT)  # line 71
-    k_32 = gl.arange(0, 64, layout=LAYOUT_5)  # line 72
+    k_32 = gl.arange(0, 64, layout=B_LOAD_SLICE1_LAYOUT)  # line 72
     k_33 = gl.expand_dims(k_32, 1)  # line 73
     k_34 = k_33.broadcast_to([64, 64])  # line 74
-    m_ij = gl.full([128], qk_scale, gl.float32, layout=REDUCE_LAYOUT)  # line 75
+    m_ij = gl.full([128], qk_scale, gl.float32, layout=ACC_SLICE1_LAYOUT)  # line 75
     p = gl.full([128, 64], qk_scale, gl.float32, layout=ACC_LAYOUT)  # line 76
     v = V + off_6  # line 77
     v_35 = gl.full([64, 1], v, v.dtype, layout=A_LOAD_LAYOUT)  # line 78
@@ -177,8 +177,8 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     v_91 = v_55
     for acc_86 in range(0, acc_56, 64):  # line 102
         acc_92 = acc_86 + 64  # line 103
-        k_93 = gl.full([64], acc_92, gl.int32, layout=LAYOUT_2)  # line 104
-        k_94 = gl.full([64], acc_92, gl.int32, layout=LAYOUT_1)  # line 105
+        k_93 = gl.full([64], acc_92, gl.int32, layout=B_LOAD_SLICE0_LAYOUT)  # line 104
+        k_94 = gl.full([64], acc_92, gl.int32, layout=A_LOAD_SLICE1_LAYOUT)  # line 105
         k_95 = k_93 + offs_n  # line 106
         k_96 = k_94 + offs_n_13  # line 107
         k_97 = gl.expand_dims(k_95, 0)  # line 108

@@ -30,28 +30,28 @@ A_SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=2, max_p
 B_SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=1, max_phase=16, order=[1, 0]))
 
 # slice1_blocked (slice), role elementwise
-LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[8, 8], warps_per_cta=[4, 1], order=[1, 0])))
+A_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=A_LOAD_LAYOUT))
 
 # slice1_linear (slice), role elementwise
-LAYOUT_1 = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.DistributedLinearLayout(reg_bases=[[0, 1], [0, 2], [0, 4], [0, 16], [0, 64], [64, 0]], lane_bases=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 8]], warp_bases=[[0, 32], [32, 0]], block_bases=[], shape=[128, 128])))
+STORE_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=STORE_LAYOUT))
 
 # slice0_linear (slice), role elementwise
-LAYOUT_2 = gl.constexpr(gl.SliceLayout(dim=0, parent=gl.DistributedLinearLayout(reg_bases=[[0, 1], [0, 2], [0, 4], [0, 16], [0, 64], [64, 0]], lane_bases=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 8]], warp_bases=[[0, 32], [32, 0]], block_bases=[], shape=[128, 128])))
+STORE_SLICE0_LAYOUT = gl.constexpr(gl.SliceLayout(dim=0, parent=STORE_LAYOUT))
 
 # slice0_blocked1 (slice), role elementwise
-LAYOUT_3 = gl.constexpr(gl.SliceLayout(dim=0, parent=gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[4, 16], warps_per_cta=[4, 1], order=[1, 0])))
+B_LOAD_SLICE0_LAYOUT = gl.constexpr(gl.SliceLayout(dim=0, parent=B_LOAD_LAYOUT))
 
 # slice0_blocked (slice), role elementwise
-LAYOUT_4 = gl.constexpr(gl.SliceLayout(dim=0, parent=gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[8, 8], warps_per_cta=[4, 1], order=[1, 0])))
+A_LOAD_SLICE0_LAYOUT = gl.constexpr(gl.SliceLayout(dim=0, parent=A_LOAD_LAYOUT))
 
 # slice1_blocked1 (slice), role elementwise
-LAYOUT_5 = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[4, 16], warps_per_cta=[4, 1], order=[1, 0])))
+B_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=B_LOAD_LAYOUT))
 
 # dot0_mma_k8 (dot_op), role operand_a
-A_OPERAND_LAYOUT = gl.constexpr(gl.DotOperandLayout(operand_index=0, parent=gl.amd.AMDMFMALayout(version=4, instr_shape=[32, 32, 16], transposed=True, warps_per_cta=[2, 2]), k_width=8))
+A_OPERAND_LAYOUT = gl.constexpr(gl.DotOperandLayout(operand_index=0, parent=ACC_LAYOUT, k_width=8))
 
 # dot1_mma_k8 (dot_op), role operand_b
-B_OPERAND_LAYOUT = gl.constexpr(gl.DotOperandLayout(operand_index=1, parent=gl.amd.AMDMFMALayout(version=4, instr_shape=[32, 32, 16], transposed=True, warps_per_cta=[2, 2]), k_width=8))
+B_OPERAND_LAYOUT = gl.constexpr(gl.DotOperandLayout(operand_index=1, parent=ACC_LAYOUT, k_width=8))
 
 
 @gluon.jit
@@ -84,34 +84,34 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm):
     pid_m_6 = first + pid_m_5  # line 43
     pid_n = pid_m // gsz_4  # line 44
     offs_m = pid_m_6 * 128  # line 45
-    offs_m_7 = gl.arange(0, 128, layout=LAYOUT)  # line 46
-    offs_m_8 = gl.arange(0, 128, layout=LAYOUT_1)  # line 47
-    offs_m_9 = gl.arange(0, 128, layout=LAYOUT_2)  # line 48
-    offs_m_10 = gl.arange(0, 128, layout=LAYOUT_3)  # line 49
-    offs_m_11 = gl.full([128], offs_m, gl.int32, layout=LAYOUT)  # line 50
-    offs_m_12 = gl.full([128], offs_m, gl.int32, layout=LAYOUT_1)  # line 51
+    offs_m_7 = gl.arange(0, 128, layout=A_LOAD_SLICE1_LAYOUT)  # line 46
+    offs_m_8 = gl.arange(0, 128, layout=STORE_SLICE1_LAYOUT)  # line 47
+    offs_m_9 = gl.arange(0, 128, layout=STORE_SLICE0_LAYOUT)  # line 48
+    offs_m_10 = gl.arange(0, 128, layout=B_LOAD_SLICE0_LAYOUT)  # line 49
+    offs_m_11 = gl.full([128], offs_m, gl.int32, layout=A_LOAD_SLICE1_LAYOUT)  # line 50
+    offs_m_12 = gl.full([128], offs_m, gl.int32, layout=STORE_SLICE1_LAYOUT)  # line 51
     offs_m_13 = offs_m_11 + offs_m_7  # line 52
     offs_m_14 = offs_m_12 + offs_m_8  # line 53
-    offs_m_15 = gl.full([128], M, gl.int32, layout=LAYOUT)  # line 54
+    offs_m_15 = gl.full([128], M, gl.int32, layout=A_LOAD_SLICE1_LAYOUT)  # line 54
     offs_m_16 = offs_m_13 % offs_m_15  # line 55
     offs_n = pid_n * 128  # line 56
-    offs_n_17 = gl.full([128], offs_n, gl.int32, layout=LAYOUT_2)  # line 57
-    offs_n_18 = gl.full([128], offs_n, gl.int32, layout=LAYOUT_3)  # line 58
+    offs_n_17 = gl.full([128], offs_n, gl.int32, layout=STORE_SLICE0_LAYOUT)  # line 57
+    offs_n_18 = gl.full([128], offs_n, gl.int32, layout=B_LOAD_SLICE0_LAYOUT)  # line 58
     offs_n_19 = offs_n_17 + offs_m_9  # line 59
     offs_n_20 = offs_n_18 + offs_m_10  # line 60
-    offs_n_21 = gl.full([128], N, gl.int32, layout=LAYOUT_3)  # line 61
+    offs_n_21 = gl.full([128], N, gl.int32, layout=B_LOAD_SLICE0_LAYOUT)  # line 61
     offs_n_22 = offs_n_20 % offs_n_21  # line 62
     ap = gl.expand_dims(offs_m_16, 1)  # line 63
     ap_23 = gl.full([128, 1], sam, gl.int32, layout=A_LOAD_LAYOUT)  # line 64
     ap_24 = ap * ap_23  # line 65
     ap_25 = gl.full([128, 1], a, a.dtype, layout=A_LOAD_LAYOUT)  # line 66
     ap_26 = ap_25 + ap_24  # line 67
-    ap_27 = gl.arange(0, 64, layout=LAYOUT_4)  # line 68
+    ap_27 = gl.arange(0, 64, layout=A_LOAD_SLICE0_LAYOUT)  # line 68
     ap_28 = gl.expand_dims(ap_27, 0)  # line 69
     ap_29 = ap_26.broadcast_to([128, 64])  # line 70
     ap_30 = ap_28.broadcast_to([128, 64])  # line 71
     ap_31 = ap_29 + ap_30  # line 72
-    bp = gl.arange(0, 64, layout=LAYOUT_5)  # line 73
+    bp = gl.arange(0, 64, layout=B_LOAD_SLICE1_LAYOUT)  # line 73
     bp_32 = gl.expand_dims(bp, 1)  # line 74
     bp_33 = gl.full([64, 1], sbk, gl.int32, layout=B_LOAD_LAYOUT)  # line 75
     bp_34 = bp_32 * bp_33  # line 76

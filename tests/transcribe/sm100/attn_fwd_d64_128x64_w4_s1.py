@@ -35,19 +35,19 @@ SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=1, per_phase=1, max_pha
 ACC_LAYOUT = gl.constexpr(gl.nvidia.blackwell.TensorMemoryLayout(block=[128, 64], col_stride=1))
 
 # slice1_linear (slice), role reduction
-REDUCE_LAYOUT_1 = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.DistributedLinearLayout(reg_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane_bases=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp_bases=[[32, 0], [64, 0]], block_bases=[], shape=[128, 64])))
+REDUCE_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=REDUCE_LAYOUT))
 
 # slice1_blocked (slice), role elementwise
-LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[4, 8], warps_per_cta=[4, 1], order=[1, 0])))
+A_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=A_LOAD_LAYOUT))
 
 # slice0_blocked1 (slice), role elementwise
-LAYOUT_1 = gl.constexpr(gl.SliceLayout(dim=0, parent=gl.BlockedLayout(size_per_thread=[8, 1], threads_per_warp=[8, 4], warps_per_cta=[1, 4], order=[0, 1])))
+B_LOAD_SLICE0_LAYOUT = gl.constexpr(gl.SliceLayout(dim=0, parent=B_LOAD_LAYOUT))
 
 # slice0_blocked (slice), role elementwise
-LAYOUT_2 = gl.constexpr(gl.SliceLayout(dim=0, parent=gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[4, 8], warps_per_cta=[4, 1], order=[1, 0])))
+A_LOAD_SLICE0_LAYOUT = gl.constexpr(gl.SliceLayout(dim=0, parent=A_LOAD_LAYOUT))
 
 # slice1_blocked1 (slice), role elementwise
-LAYOUT_3 = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.BlockedLayout(size_per_thread=[8, 1], threads_per_warp=[8, 4], warps_per_cta=[1, 4], order=[0, 1])))
+B_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=B_LOAD_LAYOUT))
 
 
 @gluon.jit
@@ -73,25 +73,25 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     cst = gl.full([64, 1], 64, gl.int32, layout=A_LOAD_LAYOUT)  # line 26
     cst_0 = gl.full([1, 64], 64, gl.int32, layout=B_LOAD_LAYOUT)  # line 27
     cst_1 = gl.full([128, 1], 64, gl.int32, layout=A_LOAD_LAYOUT)  # line 28
-    cst_3 = gl.full([128], float("-inf"), gl.float32, layout=REDUCE_LAYOUT_1)  # line 34
+    cst_3 = gl.full([128], float("-inf"), gl.float32, layout=REDUCE_SLICE1_LAYOUT)  # line 34
     cst_4 = gl.full([128, 64], 0.0, gl.float32, layout=REDUCE_LAYOUT)  # line 35
-    cst_5 = gl.full([128], 0.0, gl.float32, layout=REDUCE_LAYOUT_1)  # line 36
+    cst_5 = gl.full([128], 0.0, gl.float32, layout=REDUCE_SLICE1_LAYOUT)  # line 36
     start_m = gl.program_id(0)  # line 37
     off = gl.program_id(1)  # line 38
     off_6 = off * N_CTX  # line 39
     off_7 = off_6 * 64  # line 40
     offs_m = start_m * 128  # line 41
-    offs_m_8 = gl.arange(0, 128, layout=LAYOUT)  # line 42
-    offs_m_9 = gl.full([128], offs_m, gl.int32, layout=LAYOUT)  # line 43
+    offs_m_8 = gl.arange(0, 128, layout=A_LOAD_SLICE1_LAYOUT)  # line 42
+    offs_m_9 = gl.full([128], offs_m, gl.int32, layout=A_LOAD_SLICE1_LAYOUT)  # line 43
     offs_m_10 = offs_m_9 + offs_m_8  # line 44
-    offs_n = gl.arange(0, 64, layout=LAYOUT_1)  # line 45
-    offs_n_11 = gl.arange(0, 64, layout=LAYOUT)  # line 46
+    offs_n = gl.arange(0, 64, layout=B_LOAD_SLICE0_LAYOUT)  # line 45
+    offs_n_11 = gl.arange(0, 64, layout=A_LOAD_SLICE1_LAYOUT)  # line 46
     q = Q + off_7  # line 47
     q_12 = gl.expand_dims(offs_m_10, 1)  # line 48
     q_13 = q_12 * cst_1  # line 49
     q_14 = gl.full([128, 1], q, q.dtype, layout=A_LOAD_LAYOUT)  # line 50
     q_15 = q_14 + q_13  # line 51
-    q_16 = gl.arange(0, 64, layout=LAYOUT_2)  # line 52
+    q_16 = gl.arange(0, 64, layout=A_LOAD_SLICE0_LAYOUT)  # line 52
     q_17 = gl.expand_dims(q_16, 0)  # line 53
     q_18 = q_15.broadcast_to([128, 64])  # line 54
     q_19 = q_17.broadcast_to([128, 64])  # line 55
@@ -101,10 +101,10 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     qk_scale = sm_scale * 1.4426950199999999  # line 59
     k = K + off_7  # line 60
     k_23 = gl.full([1, 64], k, k.dtype, layout=B_LOAD_LAYOUT)  # line 61
-    k_24 = gl.arange(0, 64, layout=LAYOUT_3)  # line 62
+    k_24 = gl.arange(0, 64, layout=B_LOAD_SLICE1_LAYOUT)  # line 62
     k_25 = gl.expand_dims(k_24, 1)  # line 63
     k_26 = k_25.broadcast_to([64, 64])  # line 64
-    m_ij = gl.full([128], qk_scale, gl.float32, layout=REDUCE_LAYOUT_1)  # line 65
+    m_ij = gl.full([128], qk_scale, gl.float32, layout=REDUCE_SLICE1_LAYOUT)  # line 65
     p = gl.full([128, 64], qk_scale, gl.float32, layout=REDUCE_LAYOUT)  # line 66
     v = V + off_7  # line 67
     v_27 = gl.full([64, 1], v, v.dtype, layout=A_LOAD_LAYOUT)  # line 68
@@ -115,8 +115,8 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     arg7 = cst_3
     arg8 = cst_5
     for acc_34 in range(0, N_CTX, 64):  # line 73
-        k_35 = gl.full([64], acc_34, gl.int32, layout=LAYOUT_1)  # line 74
-        k_36 = gl.full([64], acc_34, gl.int32, layout=LAYOUT)  # line 75
+        k_35 = gl.full([64], acc_34, gl.int32, layout=B_LOAD_SLICE0_LAYOUT)  # line 74
+        k_36 = gl.full([64], acc_34, gl.int32, layout=A_LOAD_SLICE1_LAYOUT)  # line 75
         k_37 = k_35 + offs_n  # line 76
         k_38 = k_36 + offs_n_11  # line 77
         k_39 = gl.expand_dims(k_37, 0)  # line 78

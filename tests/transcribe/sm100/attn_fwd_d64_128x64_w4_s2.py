@@ -36,19 +36,19 @@ B_SHARED_LAYOUT = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, elem
 ACC_LAYOUT = gl.constexpr(gl.nvidia.blackwell.TensorMemoryLayout(block=[128, 64], col_stride=1))
 
 # slice1_linear (slice), role reduction
-REDUCE_LAYOUT_1 = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.DistributedLinearLayout(reg_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane_bases=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp_bases=[[32, 0], [64, 0]], block_bases=[], shape=[128, 64])))
+REDUCE_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=REDUCE_LAYOUT))
 
 # slice0_blocked1 (slice), role elementwise
-LAYOUT = gl.constexpr(gl.SliceLayout(dim=0, parent=gl.BlockedLayout(size_per_thread=[8, 1], threads_per_warp=[8, 4], warps_per_cta=[1, 4], order=[0, 1])))
+B_LOAD_SLICE0_LAYOUT = gl.constexpr(gl.SliceLayout(dim=0, parent=B_LOAD_LAYOUT))
 
 # slice1_blocked (slice), role elementwise
-LAYOUT_1 = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[4, 8], warps_per_cta=[4, 1], order=[1, 0])))
+A_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=A_LOAD_LAYOUT))
 
 # slice0_blocked (slice), role elementwise
-LAYOUT_2 = gl.constexpr(gl.SliceLayout(dim=0, parent=gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[4, 8], warps_per_cta=[4, 1], order=[1, 0])))
+A_LOAD_SLICE0_LAYOUT = gl.constexpr(gl.SliceLayout(dim=0, parent=A_LOAD_LAYOUT))
 
 # slice1_blocked1 (slice), role elementwise
-LAYOUT_3 = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.BlockedLayout(size_per_thread=[8, 1], threads_per_warp=[8, 4], warps_per_cta=[1, 4], order=[0, 1])))
+B_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=B_LOAD_LAYOUT))
 
 
 @gluon.jit
@@ -86,28 +86,28 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     cst = gl.full([64, 1], 64, gl.int32, layout=A_LOAD_LAYOUT)  # line 26
     cst_0 = gl.full([1, 64], 64, gl.int32, layout=B_LOAD_LAYOUT)  # line 27
     cst_1 = gl.full([128, 1], 64, gl.int32, layout=A_LOAD_LAYOUT)  # line 28
-    cst_3 = gl.full([128], float("-inf"), gl.float32, layout=REDUCE_LAYOUT_1)  # line 34
+    cst_3 = gl.full([128], float("-inf"), gl.float32, layout=REDUCE_SLICE1_LAYOUT)  # line 34
     cst_4 = gl.full([128, 64], 0.0, gl.float32, layout=REDUCE_LAYOUT)  # line 35
-    cst_5 = gl.full([128], 0.0, gl.float32, layout=REDUCE_LAYOUT_1)  # line 36
-    cst_6 = gl.full([64], 64, gl.int32, layout=LAYOUT)  # line 39
-    cst_7 = gl.full([64], 64, gl.int32, layout=LAYOUT_1)  # line 40
-    cst_8 = gl.full([64], 128, gl.int32, layout=LAYOUT)  # line 41
+    cst_5 = gl.full([128], 0.0, gl.float32, layout=REDUCE_SLICE1_LAYOUT)  # line 36
+    cst_6 = gl.full([64], 64, gl.int32, layout=B_LOAD_SLICE0_LAYOUT)  # line 39
+    cst_7 = gl.full([64], 64, gl.int32, layout=A_LOAD_SLICE1_LAYOUT)  # line 40
+    cst_8 = gl.full([64], 128, gl.int32, layout=B_LOAD_SLICE0_LAYOUT)  # line 41
     start_m = gl.program_id(0)  # line 43
     off = gl.program_id(1)  # line 44
     off_9 = off * N_CTX  # line 45
     off_10 = off_9 * 64  # line 46
     offs_m = start_m * 128  # line 47
-    offs_m_11 = gl.arange(0, 128, layout=LAYOUT_1)  # line 48
-    offs_m_12 = gl.full([128], offs_m, gl.int32, layout=LAYOUT_1)  # line 49
+    offs_m_11 = gl.arange(0, 128, layout=A_LOAD_SLICE1_LAYOUT)  # line 48
+    offs_m_12 = gl.full([128], offs_m, gl.int32, layout=A_LOAD_SLICE1_LAYOUT)  # line 49
     offs_m_13 = offs_m_12 + offs_m_11  # line 50
-    offs_n = gl.arange(0, 64, layout=LAYOUT)  # line 51
-    offs_n_14 = gl.arange(0, 64, layout=LAYOUT_1)  # line 52
+    offs_n = gl.arange(0, 64, layout=B_LOAD_SLICE0_LAYOUT)  # line 51
+    offs_n_14 = gl.arange(0, 64, layout=A_LOAD_SLICE1_LAYOUT)  # line 52
     q = Q + off_10  # line 53
     q_15 = gl.expand_dims(offs_m_13, 1)  # line 54
     q_16 = q_15 * cst_1  # line 55
     q_17 = gl.full([128, 1], q, q.dtype, layout=A_LOAD_LAYOUT)  # line 56
     q_18 = q_17 + q_16  # line 57
-    q_19 = gl.arange(0, 64, layout=LAYOUT_2)  # line 58
+    q_19 = gl.arange(0, 64, layout=A_LOAD_SLICE0_LAYOUT)  # line 58
     q_20 = gl.expand_dims(q_19, 0)  # line 59
     q_21 = q_18.broadcast_to([128, 64])  # line 60
     q_22 = q_20.broadcast_to([128, 64])  # line 61
@@ -117,10 +117,10 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     qk_scale = sm_scale * 1.4426950199999999  # line 65
     k = K + off_10  # line 66
     k_26 = gl.full([1, 64], k, k.dtype, layout=B_LOAD_LAYOUT)  # line 67
-    k_27 = gl.arange(0, 64, layout=LAYOUT_3)  # line 68
+    k_27 = gl.arange(0, 64, layout=B_LOAD_SLICE1_LAYOUT)  # line 68
     k_28 = gl.expand_dims(k_27, 1)  # line 69
     k_29 = k_28.broadcast_to([64, 64])  # line 70
-    m_ij = gl.full([128], qk_scale, gl.float32, layout=REDUCE_LAYOUT_1)  # line 71
+    m_ij = gl.full([128], qk_scale, gl.float32, layout=REDUCE_SLICE1_LAYOUT)  # line 71
     p = gl.full([128, 64], qk_scale, gl.float32, layout=REDUCE_LAYOUT)  # line 72
     v = V + off_10  # line 73
     v_30 = gl.full([64, 1], v, v.dtype, layout=A_LOAD_LAYOUT)  # line 74
@@ -271,7 +271,7 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
         acc_154 = gl.where(acc_153, 0, acc_152)  # line 217
         acc_155 = gl.where(acc_153, acc_151, arg11)  # line 218
         acc_156 = acc_116 + 128  # line 219
-        k_157 = gl.full([64], acc_156, gl.int32, layout=LAYOUT_1)  # line 220
+        k_157 = gl.full([64], acc_156, gl.int32, layout=A_LOAD_SLICE1_LAYOUT)  # line 220
         k_158 = k_157 + offs_n_14  # line 221
         k_159 = k_38.index(acc_154)  # line 222
         acc_160 = acc_32.index(arg10)  # line 223
@@ -291,7 +291,7 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
         qk_173 = gl.where(qk_172, 0, qk_171)  # line 237
         qk_174 = gl.where(qk_172, qk_170, arg9)  # line 238
         acc_175 = acc_116 + 192  # line 239
-        k_176 = gl.full([64], acc_175, gl.int32, layout=LAYOUT)  # line 240
+        k_176 = gl.full([64], acc_175, gl.int32, layout=B_LOAD_SLICE0_LAYOUT)  # line 240
         k_177 = k_176 + offs_n  # line 241
         k_178 = gl.expand_dims(k_177, 0)  # line 242
         k_179 = k_178 * cst_0  # line 243

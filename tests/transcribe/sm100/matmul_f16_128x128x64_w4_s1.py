@@ -32,16 +32,16 @@ SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=1, per_phase=1, max_pha
 ACC_LAYOUT = gl.constexpr(gl.nvidia.blackwell.TensorMemoryLayout(block=[128, 128], col_stride=1))
 
 # slice1_blocked (slice), role elementwise
-LAYOUT_1 = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[4, 8], warps_per_cta=[4, 1], order=[1, 0])))
+A_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=A_LOAD_LAYOUT))
 
 # slice1_blocked1 (slice), role elementwise
-LAYOUT_2 = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[2, 16], warps_per_cta=[4, 1], order=[1, 0])))
+B_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=B_LOAD_LAYOUT))
 
 # slice0_blocked1 (slice), role elementwise
-LAYOUT_3 = gl.constexpr(gl.SliceLayout(dim=0, parent=gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[2, 16], warps_per_cta=[4, 1], order=[1, 0])))
+B_LOAD_SLICE0_LAYOUT = gl.constexpr(gl.SliceLayout(dim=0, parent=B_LOAD_LAYOUT))
 
 # slice0_blocked (slice), role elementwise
-LAYOUT_4 = gl.constexpr(gl.SliceLayout(dim=0, parent=gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[4, 8], warps_per_cta=[4, 1], order=[1, 0])))
+A_LOAD_SLICE0_LAYOUT = gl.constexpr(gl.SliceLayout(dim=0, parent=A_LOAD_LAYOUT))
 
 
 @gluon.jit
@@ -74,31 +74,31 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm):
     pid_m_7 = first + pid_m_6  # line 45
     pid_n = pid_m // gsz_5  # line 46
     offs_m = pid_m_7 * 128  # line 47
-    offs_m_8 = gl.arange(0, 128, layout=LAYOUT_1)  # line 48
-    offs_m_9 = gl.arange(0, 128, layout=LAYOUT_2)  # line 49
-    offs_m_10 = gl.arange(0, 128, layout=LAYOUT_3)  # line 50
-    offs_m_11 = gl.full([128], offs_m, gl.int32, layout=LAYOUT_1)  # line 51
-    offs_m_12 = gl.full([128], offs_m, gl.int32, layout=LAYOUT_2)  # line 52
+    offs_m_8 = gl.arange(0, 128, layout=A_LOAD_SLICE1_LAYOUT)  # line 48
+    offs_m_9 = gl.arange(0, 128, layout=B_LOAD_SLICE1_LAYOUT)  # line 49
+    offs_m_10 = gl.arange(0, 128, layout=B_LOAD_SLICE0_LAYOUT)  # line 50
+    offs_m_11 = gl.full([128], offs_m, gl.int32, layout=A_LOAD_SLICE1_LAYOUT)  # line 51
+    offs_m_12 = gl.full([128], offs_m, gl.int32, layout=B_LOAD_SLICE1_LAYOUT)  # line 52
     offs_m_13 = offs_m_11 + offs_m_8  # line 53
     offs_m_14 = offs_m_12 + offs_m_9  # line 54
-    offs_m_15 = gl.full([128], M, gl.int32, layout=LAYOUT_1)  # line 55
+    offs_m_15 = gl.full([128], M, gl.int32, layout=A_LOAD_SLICE1_LAYOUT)  # line 55
     offs_m_16 = offs_m_13 % offs_m_15  # line 56
     offs_n = pid_n * 128  # line 57
-    offs_n_17 = gl.full([128], offs_n, gl.int32, layout=LAYOUT_3)  # line 58
+    offs_n_17 = gl.full([128], offs_n, gl.int32, layout=B_LOAD_SLICE0_LAYOUT)  # line 58
     offs_n_18 = offs_n_17 + offs_m_10  # line 59
-    offs_n_19 = gl.full([128], N, gl.int32, layout=LAYOUT_3)  # line 60
+    offs_n_19 = gl.full([128], N, gl.int32, layout=B_LOAD_SLICE0_LAYOUT)  # line 60
     offs_n_20 = offs_n_18 % offs_n_19  # line 61
     ap = gl.expand_dims(offs_m_16, 1)  # line 62
     ap_21 = gl.full([128, 1], sam, gl.int32, layout=A_LOAD_LAYOUT)  # line 63
     ap_22 = ap * ap_21  # line 64
     ap_23 = gl.full([128, 1], a, a.dtype, layout=A_LOAD_LAYOUT)  # line 65
     ap_24 = ap_23 + ap_22  # line 66
-    ap_25 = gl.arange(0, 64, layout=LAYOUT_4)  # line 67
+    ap_25 = gl.arange(0, 64, layout=A_LOAD_SLICE0_LAYOUT)  # line 67
     ap_26 = gl.expand_dims(ap_25, 0)  # line 68
     ap_27 = ap_24.broadcast_to([128, 64])  # line 69
     ap_28 = ap_26.broadcast_to([128, 64])  # line 70
     ap_29 = ap_27 + ap_28  # line 71
-    bp = gl.arange(0, 64, layout=LAYOUT_2)  # line 72
+    bp = gl.arange(0, 64, layout=B_LOAD_SLICE1_LAYOUT)  # line 72
     bp_30 = gl.expand_dims(bp, 1)  # line 73
     bp_31 = gl.full([64, 1], sbk, gl.int32, layout=B_LOAD_LAYOUT)  # line 74
     bp_32 = bp_30 * bp_31  # line 75

@@ -27,22 +27,22 @@ A_SHARED_LAYOUT = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, elem
 B_SHARED_LAYOUT = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, transposed=True))
 
 # slice1_mma (slice), role reduction
-REDUCE_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, 64, 16])))
+ACC_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=ACC_LAYOUT))
 
 # slice1_blocked (slice), role elementwise
-LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[4, 8], warps_per_cta=[4, 1], order=[1, 0])))
+A_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=A_LOAD_LAYOUT))
 
 # slice0_blocked1 (slice), role elementwise
-LAYOUT_1 = gl.constexpr(gl.SliceLayout(dim=0, parent=gl.BlockedLayout(size_per_thread=[8, 1], threads_per_warp=[8, 4], warps_per_cta=[1, 4], order=[0, 1])))
+B_LOAD_SLICE0_LAYOUT = gl.constexpr(gl.SliceLayout(dim=0, parent=B_LOAD_LAYOUT))
 
 # slice0_blocked (slice), role elementwise
-LAYOUT_2 = gl.constexpr(gl.SliceLayout(dim=0, parent=gl.BlockedLayout(size_per_thread=[1, 8], threads_per_warp=[4, 8], warps_per_cta=[4, 1], order=[1, 0])))
+A_LOAD_SLICE0_LAYOUT = gl.constexpr(gl.SliceLayout(dim=0, parent=A_LOAD_LAYOUT))
 
 # slice1_blocked1 (slice), role elementwise
-LAYOUT_3 = gl.constexpr(gl.SliceLayout(dim=1, parent=gl.BlockedLayout(size_per_thread=[8, 1], threads_per_warp=[8, 4], warps_per_cta=[1, 4], order=[0, 1])))
+B_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=B_LOAD_LAYOUT))
 
 # dot0_mma_k2 (dot_op), role operand_a
-A_OPERAND_LAYOUT = gl.constexpr(gl.DotOperandLayout(operand_index=0, parent=gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, 64, 16]), k_width=2))
+A_OPERAND_LAYOUT = gl.constexpr(gl.DotOperandLayout(operand_index=0, parent=ACC_LAYOUT, k_width=2))
 
 
 @gluon.jit
@@ -65,9 +65,9 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     # O: !tt.ptr<f16> {tt.divisibility = 16 : i32}
     # sm_scale: f32
     # N_CTX: i32 {tt.divisibility = 16 : i32}
-    cst = gl.full([128], 0.0, gl.float32, layout=REDUCE_LAYOUT)  # line 23
+    cst = gl.full([128], 0.0, gl.float32, layout=ACC_SLICE1_LAYOUT)  # line 23
     cst_0 = gl.full([128, 64], 0.0, gl.float32, layout=ACC_LAYOUT)  # line 24
-    cst_1 = gl.full([128], float("-inf"), gl.float32, layout=REDUCE_LAYOUT)  # line 25
+    cst_1 = gl.full([128], float("-inf"), gl.float32, layout=ACC_SLICE1_LAYOUT)  # line 25
     cst_3 = gl.full([128, 1], 64, gl.int32, layout=A_LOAD_LAYOUT)  # line 30
     cst_4 = gl.full([1, 64], 64, gl.int32, layout=B_LOAD_LAYOUT)  # line 31
     cst_5 = gl.full([64, 1], 64, gl.int32, layout=A_LOAD_LAYOUT)  # line 32
@@ -76,17 +76,17 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     off_6 = off * N_CTX  # line 35
     off_7 = off_6 * 64  # line 36
     offs_m = start_m * 128  # line 37
-    offs_m_8 = gl.arange(0, 128, layout=LAYOUT)  # line 38
-    offs_m_9 = gl.full([128], offs_m, gl.int32, layout=LAYOUT)  # line 39
+    offs_m_8 = gl.arange(0, 128, layout=A_LOAD_SLICE1_LAYOUT)  # line 38
+    offs_m_9 = gl.full([128], offs_m, gl.int32, layout=A_LOAD_SLICE1_LAYOUT)  # line 39
     offs_m_10 = offs_m_9 + offs_m_8  # line 40
-    offs_n = gl.arange(0, 64, layout=LAYOUT_1)  # line 41
-    offs_n_11 = gl.arange(0, 64, layout=LAYOUT)  # line 42
+    offs_n = gl.arange(0, 64, layout=B_LOAD_SLICE0_LAYOUT)  # line 41
+    offs_n_11 = gl.arange(0, 64, layout=A_LOAD_SLICE1_LAYOUT)  # line 42
     q = Q + off_7  # line 43
     q_12 = gl.expand_dims(offs_m_10, 1)  # line 44
     q_13 = q_12 * cst_3  # line 45
     q_14 = gl.full([128, 1], q, q.dtype, layout=A_LOAD_LAYOUT)  # line 46
     q_15 = q_14 + q_13  # line 47
-    q_16 = gl.arange(0, 64, layout=LAYOUT_2)  # line 48
+    q_16 = gl.arange(0, 64, layout=A_LOAD_SLICE0_LAYOUT)  # line 48
     q_17 = gl.expand_dims(q_16, 0)  # line 49
     q_18 = q_15.broadcast_to([128, 64])  # line 50
     q_19 = q_17.broadcast_to([128, 64])  # line 51
@@ -96,10 +96,10 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     qk_scale = sm_scale * 1.4426950199999999  # line 55
     k = K + off_7  # line 56
     k_23 = gl.full([1, 64], k, k.dtype, layout=B_LOAD_LAYOUT)  # line 57
-    k_24 = gl.arange(0, 64, layout=LAYOUT_3)  # line 58
+    k_24 = gl.arange(0, 64, layout=B_LOAD_SLICE1_LAYOUT)  # line 58
     k_25 = gl.expand_dims(k_24, 1)  # line 59
     k_26 = k_25.broadcast_to([64, 64])  # line 60
-    m_ij = gl.full([128], qk_scale, gl.float32, layout=REDUCE_LAYOUT)  # line 61
+    m_ij = gl.full([128], qk_scale, gl.float32, layout=ACC_SLICE1_LAYOUT)  # line 61
     p = gl.full([128, 64], qk_scale, gl.float32, layout=ACC_LAYOUT)  # line 62
     v = V + off_7  # line 63
     v_27 = gl.full([64, 1], v, v.dtype, layout=A_LOAD_LAYOUT)  # line 64
@@ -108,8 +108,8 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     l_i = cst
     arg9 = cst_0
     for acc_32 in range(0, N_CTX, 64):  # line 66
-        k_33 = gl.full([64], acc_32, gl.int32, layout=LAYOUT_1)  # line 67
-        k_34 = gl.full([64], acc_32, gl.int32, layout=LAYOUT)  # line 68
+        k_33 = gl.full([64], acc_32, gl.int32, layout=B_LOAD_SLICE0_LAYOUT)  # line 67
+        k_34 = gl.full([64], acc_32, gl.int32, layout=A_LOAD_SLICE1_LAYOUT)  # line 68
         k_35 = k_33 + offs_n  # line 69
         k_36 = k_34 + offs_n_11  # line 70
         k_37 = gl.expand_dims(k_35, 0)  # line 71
