@@ -4,6 +4,7 @@
 #include "tilexform/cli/Output.h"
 #include "tilexform/gluon/Gluon.h"
 #include "tilexform/ir/Module.h"
+#include "tilexform/layout/View.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -17,7 +18,7 @@ namespace {
 
 struct LayoutOptions {
   std::string attr, type, gluonExpr, shape, gluonApi = "3.6", format = "text";
-  bool json = false, table = false;
+  bool json = false, table = false, view = false, hwView = false;
   uint64_t tableMax = uint64_t(1) << 16;
 } opts;
 
@@ -164,14 +165,18 @@ int execute() {
                                    enc->rank(), shape.size()),
                        kExitInput);
 
-  // The table lists every element: bound its size unless asked for more.
-  if (opts.table) {
+  // The table and the views list every element: bound its size unless asked
+  // for more.
+  if (opts.table || opts.view || opts.hwView) {
     uint64_t elements = 1;
     for (int64_t d : shape)
       elements = d > 0 && elements <= opts.tableMax ? elements * uint64_t(d) : elements;
     if (elements > opts.tableMax)
-      return reportError(fmt::format("--table: the shape has more than {} elements; pass "
+      return reportError(fmt::format("{}: the shape has more than {} elements; pass "
                                      "--table-max N to list more",
+                                     opts.table  ? "--table"
+                                     : opts.view ? "--view"
+                                                 : "--hw-view",
                                      opts.tableMax),
                          kExitUsage);
   }
@@ -232,7 +237,27 @@ int execute() {
       }
       j["table"] = rows;
     }
+    if ((opts.view || opts.hwView) && ll) {
+      if (opts.view)
+        j["view"] = layout::layoutView(*ll, false);
+      if (opts.hwView)
+        j["hw_view"] = layout::layoutView(*ll, true);
+    }
     printJson(j);
+    return exitCode;
+  }
+
+  // The views alone, as Triton prints them, so they compare line for line.
+  if (opts.view || opts.hwView) {
+    if (!ll)
+      return reportError("--view: no linear layout for this layout (" + linearError + ")",
+                         kExitInput);
+    std::string out = opts.view ? layout::layoutView(*ll, false) : "";
+    if (opts.view && opts.hwView)
+      out += "\n";
+    if (opts.hwView)
+      out += layout::layoutView(*ll, true);
+    printText(out);
     return exitCode;
   }
 
@@ -281,6 +306,12 @@ void addLayoutCommand(CLI::App &root) {
                         "A tensor or !ttg.memdesc type carrying the layout (shape from the type)");
   addGluonApiOption(layoutCmd, opts.gluonApi);
   layoutCmd->add_flag("--table", opts.table, "Print the per-element owner table");
+  layoutCmd->add_flag("--view", opts.view,
+                      "Print Triton's view: the tensor as a grid of T<thread>:<register> cells "
+                      "(shared: the coordinates at each offset)");
+  layoutCmd->add_flag("--hw-view", opts.hwView,
+                      "Print Triton's hardware view: each warp's registers per lane (shared: "
+                      "each block's offsets)");
   layoutCmd
       ->add_option("--table-max", opts.tableMax,
                    "Refuse --table for shapes of more elements than this (default 65536)")
