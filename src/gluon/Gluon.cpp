@@ -676,7 +676,10 @@ RoundTrip checkRoundTrip(const Encoding &enc, const std::string &expr,
     rt.detail = "attribute text differs: " + got;
     return rt;
   }
-  if (!shape.empty()) {
+  // Structurally equal encodings have the same linear layout at every shape
+  // (it is a function of the encoding); only when the printed text hides a
+  // difference are the linear layouts computed and compared.
+  if (!shape.empty() && !(enc == **parsed)) {
     try {
       if (toLinearLayout(enc, shape) != toLinearLayout(**parsed, shape)) {
         rt.detail = "linear layouts differ";

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 
 namespace tilexform::hw {
@@ -29,9 +30,12 @@ const std::map<std::string, nlohmann::json> &table() {
 } // namespace
 
 std::vector<std::string> knownArchs() {
+  // From the names alone: no figure is parsed for a list (every command's
+  // --arch help names them at start-up).
   std::vector<std::string> out;
-  for (auto &[arch, doc] : table())
-    out.push_back(arch);
+  for (const Entry &e : kEntries)
+    out.push_back(e.arch);
+  std::sort(out.begin(), out.end());
   return out;
 }
 
