@@ -339,7 +339,8 @@ llvm::Expected<std::vector<KernelFacts>> readPtx(const std::string &file, llvm::
     k.arch = target;
     if (target)
       k.archFrom = ".target";
-    k.notes.push_back("PTX registers are virtual: no register count is read from PTX (the cubin or the metadata gives it)");
+    k.notes.push_back("PTX registers are virtual: no register count is read from PTX (the cubin or "
+                      "the metadata gives it)");
   }
   return kernels;
 }

@@ -170,9 +170,19 @@ std::string censusText(const asmfile::Census &c) {
 }
 
 llvm::Expected<asmfile::AuditReport> auditFile(const std::string &path) {
-  auto buf = readInputFile(path);
-  if (!buf)
-    return buf.takeError();
+  // `-`: standard input, its ISA sniffed from the text (no extension to go by).
+  std::string text;
+  if (path == "-") {
+    auto in = readStandardInput();
+    if (!in)
+      return in.takeError();
+    text = std::move(*in);
+  } else {
+    auto buf = readInputFile(path);
+    if (!buf)
+      return buf.takeError();
+    text = (*buf)->getBuffer().str();
+  }
   asmfile::AuditOptions o;
   if (!opts.kernel.empty())
     o.kernel = opts.kernel;
@@ -180,7 +190,7 @@ llvm::Expected<asmfile::AuditReport> auditFile(const std::string &path) {
     o.loop = opts.loop;
   if (!opts.arch.empty())
     o.arch = opts.arch;
-  return asmfile::audit(path, (*buf)->getBuffer(), o);
+  return asmfile::audit(path == "-" ? "<stdin>" : path, text, o);
 }
 
 int reportAuditError(llvm::Error err) {
