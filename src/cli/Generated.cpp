@@ -141,27 +141,15 @@ std::string rootPage(const CLI::App &root) {
   return out;
 }
 
-std::vector<std::string> flagsOf(const CLI::App &app) {
-  std::vector<std::string> flags;
-  for (const CLI::App *a = &app; a; a = a->get_parent())
-    for (const CLI::Option *o : a->get_options()) {
-      for (auto &l : o->get_lnames())
-        flags.push_back("--" + l);
-      for (auto &s : o->get_snames())
-        flags.push_back("-" + s);
-    }
-  return flags;
-}
-
 std::string bash(const CLI::App &root) {
   std::vector<std::string> names;
   std::string cases;
   for (const CLI::App *s : root.get_subcommands({})) {
     names.push_back(s->get_name());
-    std::vector<std::string> words = flagsOf(*s);
+    std::vector<std::string> words = optionSpellings(*s);
     for (const CLI::App *n : s->get_subcommands({})) {
       words.push_back(n->get_name());
-      for (auto &f : flagsOf(*n))
+      for (auto &f : optionSpellings(*n))
         if (std::find(words.begin(), words.end(), f) == words.end())
           words.push_back(f);
     }
@@ -177,7 +165,7 @@ std::string bash(const CLI::App &root) {
          "  done\n"
          "  if [ -z \"$cmd\" ]; then\n"
          "    COMPREPLY=($(compgen -W \"" +
-         llvm::join(names, " ") + " help " + llvm::join(flagsOf(root), " ") +
+         llvm::join(names, " ") + " help " + llvm::join(optionSpellings(root), " ") +
          "\" -- \"$cur\"))\n"
          "    return\n"
          "  fi\n"
@@ -249,6 +237,18 @@ std::string zsh(const CLI::App &root) {
 }
 
 } // namespace
+
+std::vector<std::string> optionSpellings(const CLI::App &app) {
+  std::vector<std::string> flags;
+  for (const CLI::App *a = &app; a; a = a->get_parent())
+    for (const CLI::Option *o : a->get_options()) {
+      for (auto &l : o->get_lnames())
+        flags.push_back("--" + l);
+      for (auto &s : o->get_snames())
+        flags.push_back("-" + s);
+    }
+  return flags;
+}
 
 int writeManPages(const CLI::App &root, const std::string &dir) {
   if (auto ec = llvm::sys::fs::create_directories(dir))

@@ -37,19 +37,6 @@ std::string nearest(const std::string &word, const std::vector<std::string> &nam
   return best;
 }
 
-/// Every long and short spelling of the options of `app` and of its parents.
-std::vector<std::string> optionNames(const CLI::App *app) {
-  std::vector<std::string> names;
-  for (; app; app = app->get_parent())
-    for (const CLI::Option *o : app->get_options()) {
-      for (auto &l : o->get_lnames())
-        names.push_back("--" + l);
-      for (auto &s : o->get_snames())
-        names.push_back("-" + s);
-    }
-  return names;
-}
-
 /// CLI11's "The following argument was not expected: --jsn" as our line,
 /// with the option meant.
 std::string explainExtras(const CLI::App *app, const std::string &what) {
@@ -70,7 +57,7 @@ std::string explainExtras(const CLI::App *app, const std::string &what) {
   if (word[0] != '-')
     return "unexpected argument '" + word + "'";
   std::string flag = word.substr(0, word.find('='));
-  std::string best = nearest(flag, optionNames(app));
+  std::string best = nearest(flag, optionSpellings(*app));
   return "unknown option '" + flag + "'" + (best.empty() ? "" : " (did you mean '" + best + "'?)");
 }
 

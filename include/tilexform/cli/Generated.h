@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -13,6 +14,10 @@ namespace tilexform::cli {
 /// Writes tilexform.1 and tilexform-COMMAND.1 (roff) into `dir`; 0, or the
 /// exit code of the reported error.
 int writeManPages(const CLI::App &root, const std::string &dir);
+/// Every long and short spelling (`--json`, `-j`) of the options of `app`
+/// and of its parents, as the parser accepts them.
+std::vector<std::string> optionSpellings(const CLI::App &app);
+
 /// A completion script for `shell` ("bash" or "zsh"); empty for another shell.
 std::string completionScript(const CLI::App &root, const std::string &shell);
 
