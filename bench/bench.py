@@ -19,7 +19,9 @@ Measures, as the median of several repetitions:
     against CPython's own `ast.parse` of the same files in one process;
   - recover: one process per plain .ttgir dump, text and JSON, each as its
     median above `/bin/true` (the largest, the kitchen sink, named), and
-    every plain dump in one process with `--format jsonl`.
+    every plain dump in one process with `--format jsonl`;
+  - scale: probe and survey over trees of 1,000 and 10,000 kernels, wall time
+    and peak memory of the process (`/usr/bin/time`), and the 1k -> 10k growth.
 """
 import os
 import pathlib
@@ -146,3 +148,43 @@ print(f"          largest ({big.parent.name}/{big.name}, {big.stat().st_size / 1
       f"{per[big][0] * 1e3:.2f} ms text, {per[big][1] * 1e3:.2f} ms JSON above /bin/true")
 all_s = min(timed([tool, "recover", "--format", "jsonl", *map(str, plain)], 1) for _ in range(5))
 print(f"          all {len(plain)} in one process, --format jsonl: {all_s:.3f} s")
+
+# Scale: probe and survey over generated trees of 1,000 and 10,000 kernels
+# (hard links to the corpus's kernel directories; generated modules), wall
+# time and peak memory of the one process, and the growth from 1k to 10k.
+kernel_dirs = sorted({p.parent for p in artifacts if "damaged" not in p.parts and p.suffix in
+                      (".cubin", ".hsaco", ".amdgcn", ".json") and p.parent != here / "tests" / "artifacts"
+                      and p.parent.parent != here / "tests" / "artifacts"})
+
+
+def peak(cmd):
+    """Wall seconds and peak RSS (MB) of one run of `cmd`."""
+    start = time.perf_counter()
+    r = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - start
+    return wall, int(r.stderr.strip().splitlines()[-1]) / 1024
+
+
+if shutil.which("/usr/bin/time") or os.path.exists("/usr/bin/time"):
+    figures = {}
+    for n in (1000, 10000):
+        with tempfile.TemporaryDirectory() as tree:
+            for i in range(n):
+                src = kernel_dirs[i % len(kernel_dirs)]
+                dst = pathlib.Path(tree) / f"k{i:05d}"
+                dst.mkdir()
+                for f in src.iterdir():
+                    if f.is_file():
+                        os.link(f, dst / f.name)
+            figures[("probe", n)] = min((peak([tool, "probe", "--json", "-q", tree]) for _ in range(3)),
+                                        key=lambda x: x[0])
+        with tempfile.TemporaryDirectory() as tree:
+            subprocess.run([sys.executable, str(here / "bench" / "make_survey_tree.py"), tree, str(n)],
+                           stdout=subprocess.DEVNULL, check=True)
+            figures[("survey", n)] = min((peak([tool, "survey", "-q", "--json", tree]) for _ in range(3)),
+                                         key=lambda x: x[0])
+    for cmd in ("probe", "survey"):
+        (s1, m1), (s10, m10) = figures[(cmd, 1000)], figures[(cmd, 10000)]
+        print(f"{cmd:<9} 10,000 kernels: {s10:.2f} s, peak {m10:.0f} MB (goal < 5 s, < 200 MB); "
+              f"1,000: {s1:.2f} s, {m1:.0f} MB; growth 1k -> 10k {s10 / s1:.1f}x time (linear: 10x)")
