@@ -52,7 +52,7 @@ int runTranscribeCommand() {
   o.api = *api;
   o.kernelName = opts.kernelName;
   o.allowGaps = opts.allowGaps;
-  o.sourceName = llvm::sys::path::filename(opts.file).str();
+  o.sourceName = opts.file == "-" ? "<stdin>" : llvm::sys::path::filename(opts.file).str();
   auto r = transcribe::transcribe(**loaded, recovered, o);
   if (!r)
     return reportError(r.takeError());
