@@ -817,12 +817,11 @@ std::string stem(const std::string &name) {
   return n.str();
 }
 
-} // namespace
-
-std::vector<std::string> layoutConstantNames(const RecoverReport &r) {
+/// The names of the constants, given each layout's recovered parent.
+std::vector<std::string> constantNames(const RecoverReport &r,
+                                       const std::vector<std::optional<size_t>> &parents) {
   size_t n = r.layouts.size();
   std::vector<std::string> names(n);
-  std::vector<std::optional<size_t>> parents(n);
   std::set<std::string> taken;
   auto claim = [&](const std::string &base) {
     std::string name = base;
@@ -833,7 +832,6 @@ std::vector<std::string> layoutConstantNames(const RecoverReport &r) {
   };
   // Roles first, for every layout that is no slice or operand of another.
   for (size_t i = 0; i < n; ++i) {
-    parents[i] = parentIndex(r, i);
     if (r.layouts[i].gluon && !parents[i])
       names[i] = claim(constantName(r.layouts[i].role));
   }
@@ -863,8 +861,22 @@ std::vector<std::string> layoutConstantNames(const RecoverReport &r) {
   return names;
 }
 
+std::vector<std::optional<size_t>> parentIndices(const RecoverReport &r) {
+  std::vector<std::optional<size_t>> parents(r.layouts.size());
+  for (size_t i = 0; i < parents.size(); ++i)
+    parents[i] = parentIndex(r, i);
+  return parents;
+}
+
+} // namespace
+
+std::vector<std::string> layoutConstantNames(const RecoverReport &r) {
+  return constantNames(r, parentIndices(r));
+}
+
 std::vector<LayoutConstant> layoutConstants(const RecoverReport &r) {
-  std::vector<std::string> names = layoutConstantNames(r);
+  std::vector<std::optional<size_t>> parents = parentIndices(r);
+  std::vector<std::string> names = constantNames(r, parents);
   size_t n = r.layouts.size();
   std::vector<bool> emitted(n, false);
   std::vector<LayoutConstant> out;
@@ -874,14 +886,17 @@ std::vector<LayoutConstant> layoutConstants(const RecoverReport &r) {
       return;
     emitted[i] = true;
     std::string expr = *r.layouts[i].gluon;
-    if (auto p = parentIndex(r, i)) {
+    std::optional<size_t> named;
+    if (auto p = parents[i]) {
       emit(*p);
       std::string inline_ = "parent=" + *r.layouts[*p].gluon;
       size_t at = expr.find(inline_);
-      if (at != std::string::npos)
+      if (at != std::string::npos) {
         expr.replace(at, inline_.size(), "parent=" + names[*p]);
+        named = p;
+      }
     }
-    out.push_back(LayoutConstant{i, names[i], std::move(expr)});
+    out.push_back(LayoutConstant{i, names[i], std::move(expr), named});
   };
   for (size_t i = 0; i < n; ++i)
     emit(i);

@@ -900,6 +900,17 @@ std::string checkCga(const CGALayout &cga, size_t rank) {
   return "";
 }
 
+/// A swizzled shared layout's fields (both its spellings).
+std::string checkSwizzle(unsigned vec, unsigned perPhase, unsigned maxPhase,
+                         const std::vector<unsigned> &order, const CGALayout &cga) {
+  size_t r = order.size();
+  if (r == 0 || !isPermutation(order, r))
+    return "shared order must be a permutation of the dims";
+  if (!isPow2(vec) || !isPow2(perPhase) || !isPow2(maxPhase))
+    return "vec, perPhase and maxPhase must be powers of two";
+  return checkCga(cga, r);
+}
+
 } // namespace
 
 bool hasUnmodelledPart(const Encoding &enc) {
@@ -1004,24 +1015,12 @@ std::string validateEncoding(const Encoding &enc) {
               err = "amd_wmma instrShape must be [M, N, K], powers of two";
           },
           [&](const SwizzledSharedEncoding &e) {
-            size_t r = e.order.size();
-            if (r == 0 || !isPermutation(e.order, r))
-              err = "shared order must be a permutation of the dims";
-            else if (!isPow2(e.vec) || !isPow2(e.perPhase) || !isPow2(e.maxPhase))
-              err = "vec, perPhase and maxPhase must be powers of two";
-            else
-              err = checkCga(e.cga, r);
+            err = checkSwizzle(e.vec, e.perPhase, e.maxPhase, e.order, e.cga);
           },
           [&](const LegacySharedEncoding &e) {
             // The pre-3.3 `#ttg.shared` spelling: the same checks as
             // swizzled_shared, before it is resolved at its memdesc.
-            size_t r = e.order.size();
-            if (r == 0 || !isPermutation(e.order, r))
-              err = "shared order must be a permutation of the dims";
-            else if (!isPow2(e.vec) || !isPow2(e.perPhase) || !isPow2(e.maxPhase))
-              err = "vec, perPhase and maxPhase must be powers of two";
-            else
-              err = checkCga(e.cga, r);
+            err = checkSwizzle(e.vec, e.perPhase, e.maxPhase, e.order, e.cga);
           },
           [&](const NVMMASharedEncoding &e) {
             if (e.elementBitWidth == 0 || !isPow2(e.elementBitWidth) || e.elementBitWidth > 64)

@@ -1458,18 +1458,20 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     if (imports_.count(mod))
       out += fmt::format("from triton.experimental.gluon.language.amd import {}\n", mod);
   // The layout constants, as recover --out writes them.
-  // A parent is kept when a used layout names it, though unused itself.
   std::vector<analysis::LayoutConstant> constants = analysis::layoutConstants(rec_);
-  std::set<std::string> referenced;
+  // A parent is kept when a used layout names it, though unused itself, and
+  // so is its own parent, up the chain.
+  std::map<size_t, std::optional<size_t>> parentOf;
+  for (auto &c : constants)
+    parentOf[c.index] = c.parent;
+  std::set<size_t> referenced;
   for (auto &c : constants)
     if (!rec_.layouts[c.index].sites.empty())
-      for (auto &p : constants)
-        if (c.expr.find("parent=" + p.name + ")") != std::string::npos ||
-            c.expr.find("parent=" + p.name + ",") != std::string::npos)
-          referenced.insert(p.name);
+      for (auto p = c.parent; p && referenced.insert(*p).second; p = parentOf[*p]) {
+      }
   for (auto &c : constants) {
     const auto &l = rec_.layouts[c.index];
-    if (l.sites.empty() && !referenced.count(c.name))
+    if (l.sites.empty() && !referenced.count(c.index))
       continue;
     out += fmt::format("\n# {} ({}), role {}\n", l.name, l.kind, l.role);
     out += fmt::format("{} = gl.constexpr({})\n", c.name, c.expr);

@@ -124,6 +124,7 @@ struct LayoutConstant {
   size_t index = 0; // into report.layouts
   std::string name;
   std::string expr;
+  std::optional<size_t> parent; // the layout (index) it names as its parent
 };
 /// The recovered layouts as constants, in an order where every parent comes
 /// before the layouts naming it (otherwise the report's order).
