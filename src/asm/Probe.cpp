@@ -266,51 +266,85 @@ llvm::Expected<ProbeReport> probe(const std::vector<std::string> &paths,
       unique.push_back(c);
   }
 
-  std::vector<FileResult> results(unique.size());
-  parallelForWithProgress(unique.size(), options.jobs, options.progress,
-                          [&](size_t i) { results[i] = readOne(unique[i]); });
+  // Files grouped by (directory, stem), in the order kernels are reported;
+  // the groups are read a slice at a time, so only a slice's facts are ever
+  // held.
+  std::map<std::pair<std::string, std::string>, std::vector<size_t>> groups;
+  for (size_t i = 0; i < unique.size(); ++i)
+    groups[{llvm::sys::path::parent_path(unique[i].path).str(),
+            llvm::sys::path::stem(unique[i].path).str()}]
+        .push_back(i);
 
   ProbeReport report;
-  // Group by directory and stem; inside a group, by kernel name.
-  std::map<std::pair<std::string, std::string>, std::vector<const KernelFacts *>> groups;
-  for (size_t i = 0; i < unique.size(); ++i) {
-    auto &r = results[i];
-    if (r.skipped) {
-      ++report.filesSkipped;
-      continue;
+  std::vector<std::pair<size_t, std::string>> errors; // by candidate, to list in path order
+  const size_t slice = 2048;
+  size_t done = 0;
+  for (auto first = groups.begin(); first != groups.end();) {
+    auto last = first;
+    std::vector<size_t> files;
+    while (last != groups.end() && (files.empty() || files.size() < slice)) {
+      files.insert(files.end(), last->second.begin(), last->second.end());
+      ++last;
     }
-    if (r.error) {
-      report.errors.push_back(*r.error);
-      continue;
+    std::vector<FileResult> results(files.size()); // results[j] is files[j]'s
+    size_t base = done;
+    parallelForWithProgress(files.size(), options.jobs,
+                            options.progress
+                                ? std::function<void(size_t, size_t)>([&](size_t n, size_t) {
+                                    options.progress(base + n, unique.size());
+                                  })
+                                : std::function<void(size_t, size_t)>(),
+                            [&](size_t j) { results[j] = readOne(unique[files[j]]); });
+    done += files.size();
+
+    size_t j = 0;
+    for (auto g = first; g != last; ++g) {
+      std::vector<const KernelFacts *> facts;
+      for (size_t i : g->second) {
+        auto &r = results[j++];
+        if (r.skipped) {
+          ++report.filesSkipped;
+          continue;
+        }
+        if (r.error) {
+          errors.emplace_back(i, *r.error);
+          continue;
+        }
+        ++report.filesRead;
+        for (auto &f : r.facts)
+          facts.push_back(&f);
+      }
+      if (facts.empty())
+        continue;
+      std::vector<std::string> names;
+      for (const KernelFacts *f : facts)
+        if (f->kind != AK::MetadataJson &&
+            std::find(names.begin(), names.end(), f->kernel) == names.end())
+          names.push_back(f->kernel);
+      std::map<std::string, std::vector<const KernelFacts *>> byName;
+      for (const KernelFacts *f : facts) {
+        std::string name = f->kernel;
+        if (f->kind == AK::MetadataJson && names.size() == 1 &&
+            std::find(names.begin(), names.end(), name) == names.end())
+          name = names.front();
+        byName[name].push_back(f);
+      }
+      for (auto &[name, kfacts] : byName) {
+        ProbedKernel k = join(name, kfacts, options);
+        k.directory = g->first.first;
+        k.stem = g->first.second;
+        ++report.kernelCount;
+        if (options.onKernel)
+          options.onKernel(std::move(k));
+        else
+          report.kernels.push_back(std::move(k));
+      }
     }
-    ++report.filesRead;
-    std::string dir = llvm::sys::path::parent_path(unique[i].path).str();
-    std::string stem = llvm::sys::path::stem(unique[i].path).str();
-    for (auto &f : r.facts)
-      groups[{dir, stem}].push_back(&f);
+    first = last;
   }
-  for (auto &[key, facts] : groups) {
-    std::vector<std::string> names;
-    for (const KernelFacts *f : facts)
-      if (f->kind != AK::MetadataJson &&
-          std::find(names.begin(), names.end(), f->kernel) == names.end())
-        names.push_back(f->kernel);
-    std::map<std::string, std::vector<const KernelFacts *>> byName;
-    for (const KernelFacts *f : facts) {
-      std::string name = f->kernel;
-      // Metadata whose name no binary carries joins the stem's only kernel.
-      if (f->kind == AK::MetadataJson && names.size() == 1 &&
-          std::find(names.begin(), names.end(), name) == names.end())
-        name = names.front();
-      byName[name].push_back(f);
-    }
-    for (auto &[name, kfacts] : byName) {
-      ProbedKernel k = join(name, kfacts, options);
-      k.directory = key.first;
-      k.stem = key.second;
-      report.kernels.push_back(std::move(k));
-    }
-  }
+  std::sort(errors.begin(), errors.end());
+  for (auto &e : errors)
+    report.errors.push_back(std::move(e.second));
   return report;
 }
 

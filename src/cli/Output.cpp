@@ -107,6 +107,60 @@ void printJson(const Json &doc) {
   printText(text);
 }
 
+std::string renderArrayElement(const Json &element) {
+  if (gJsonLines)
+    return element.dump(-1, ' ', false, Json::error_handler_t::replace);
+  // An element of a top-level key's array is two levels deep: four spaces
+  // before each of its lines (a string never holds a raw newline).
+  std::string flat = element.dump(2, ' ', false, Json::error_handler_t::replace);
+  std::string out = "    ";
+  out.reserve(flat.size() + flat.size() / 8 + 4);
+  for (char c : flat) {
+    out.push_back(c);
+    if (c == '\n')
+      out.append(4, ' ');
+  }
+  return out;
+}
+
+void printJsonWithArrays(const Json &doc, llvm::ArrayRef<RenderedArray> arrays) {
+  std::string head = gJsonLines ? doc.dump(-1, ' ', false, Json::error_handler_t::replace)
+                                : doc.dump(2, ' ', false, Json::error_handler_t::replace);
+  // Reopen the closing brace: `{...}` or `{\n...\n}`.
+  bool first = doc.empty();
+  head.resize(head.size() - (gJsonLines || first ? 1 : 2));
+  // Everything is rendered; it is written piece by piece, never joined.
+  std::vector<std::string> glue; // the text between elements, kept alive for `pieces`
+  glue.reserve(arrays.size());
+  std::vector<llvm::StringRef> pieces;
+  const char *separator = gJsonLines ? "," : ",\n";
+  for (const RenderedArray &a : arrays) {
+    std::string open = first ? "" : ",";
+    if (!gJsonLines)
+      open += "\n  ";
+    open += Json(a.key).dump() + (gJsonLines ? ":[" : ": [");
+    if (!gJsonLines && !a.elements.empty())
+      open += "\n";
+    if (pieces.empty()) {
+      head += open;
+      pieces.push_back(head);
+    } else {
+      pieces.push_back(glue.emplace_back(std::move(open))); // reserved: never moves
+    }
+    for (size_t i = 0; i < a.elements.size(); ++i) {
+      if (i)
+        pieces.push_back(separator);
+      pieces.push_back(a.elements[i]);
+    }
+    pieces.push_back(gJsonLines || a.elements.empty() ? "]" : "\n  ]");
+    first = false;
+  }
+  if (pieces.empty())
+    pieces.push_back(head);
+  pieces.push_back(gJsonLines || first ? "}\n" : "\n}\n");
+  printPieces(pieces);
+}
+
 int runOverFiles(const char *command, const std::vector<std::string> &files, bool json,
                  unsigned jobs, bool quiet,
                  const std::function<FileOutput(const std::string &)> &one) {
@@ -194,6 +248,26 @@ void printText(const std::string &text) {
   }
   size_t n = std::fwrite(out->data(), 1, out->size(), stdout);
   if (n != out->size() || std::fflush(stdout) != 0)
+    gOutputErrno = errno ? errno : EIO;
+}
+
+void printPieces(llvm::ArrayRef<llvm::StringRef> pieces) {
+  if (colour(true)) {
+    std::string text;
+    for (llvm::StringRef p : pieces)
+      text += p;
+    printText(text);
+    return;
+  }
+  if (gOutputErrno)
+    return;
+  errno = 0;
+  for (llvm::StringRef p : pieces)
+    if (std::fwrite(p.data(), 1, p.size(), stdout) != p.size()) {
+      gOutputErrno = errno ? errno : EIO;
+      return;
+    }
+  if (std::fflush(stdout) != 0)
     gOutputErrno = errno ? errno : EIO;
 }
 

@@ -154,44 +154,44 @@ std::string csvField(const std::string &v) {
 
 /// One row per kernel, as Nsight Compute and rocprof give them: the figures,
 /// each limiter's allowance and the binding one. Empty fields are unknown.
-std::string kernelsCsv(const asmfile::ProbeReport &r) {
-  static const char *figures[] = {"num_warps",     "registers",  "arch_vgprs",   "agprs",
-                                  "total_vgprs",   "sgprs",      "shared_bytes", "tmem_columns",
-                                  "scratch_bytes", "local_bytes"};
-  static const char *limiters[] = {"registers", "shared", "warps", "blocks", "tmem", "workgroups"};
+const char *const kCsvFigures[] = {"num_warps",     "registers",  "arch_vgprs",   "agprs",
+                                   "total_vgprs",   "sgprs",      "shared_bytes", "tmem_columns",
+                                   "scratch_bytes", "local_bytes"};
+const char *const kCsvLimiters[] = {"registers", "shared", "warps", "blocks", "tmem", "workgroups"};
+
+std::string csvHeader() {
   std::vector<std::string> header = {"kernel", "arch", "directory", "stem"};
-  for (const char *f : figures)
+  for (const char *f : kCsvFigures)
     header.emplace_back(f);
   header.emplace_back("spills");
-  for (const char *l : limiters)
+  for (const char *l : kCsvLimiters)
     header.push_back(fmt::format("by_{}", l));
   for (const char *c : {"resident", "binding", "occupancy", "declined"})
     header.emplace_back(c);
-  std::string out = fmt::format("{}\n", fmt::join(header, ","));
+  return fmt::format("{}\n", fmt::join(header, ","));
+}
+
+std::string csvRow(const asmfile::ProbedKernel &k) {
   auto num = [](std::optional<int64_t> v) { return v ? std::to_string(*v) : std::string(); };
-  for (auto &k : r.kernels) {
-    std::vector<std::string> row = {csvField(k.kernel), csvField(k.arch.value_or("")),
-                                    csvField(k.directory), csvField(k.stem)};
-    for (const char *f : figures)
-      row.push_back(num(k.get(f)));
-    row.push_back(num(k.spills));
-    for (const char *l : limiters) {
-      std::optional<int64_t> allows;
-      if (k.occupancy)
-        for (auto &lim : k.occupancy->limits)
-          if (lim.name == l && lim.known)
-            allows = lim.allows;
-      row.push_back(num(allows));
-    }
-    row.push_back(k.occupancy ? num(k.occupancy->resident) : std::string());
-    row.push_back(csvField(k.occupancy ? k.occupancy->binding : std::string()));
-    row.push_back(k.occupancy && k.occupancy->fraction
-                      ? fmt::format("{:.4f}", *k.occupancy->fraction)
-                      : std::string());
-    row.push_back(csvField(k.declined));
-    out += fmt::format("{}\n", fmt::join(row, ","));
+  std::vector<std::string> row = {csvField(k.kernel), csvField(k.arch.value_or("")),
+                                  csvField(k.directory), csvField(k.stem)};
+  for (const char *f : kCsvFigures)
+    row.push_back(num(k.get(f)));
+  row.push_back(num(k.spills));
+  for (const char *l : kCsvLimiters) {
+    std::optional<int64_t> allows;
+    if (k.occupancy)
+      for (auto &lim : k.occupancy->limits)
+        if (lim.name == l && lim.known)
+          allows = lim.allows;
+    row.push_back(num(allows));
   }
-  return out;
+  row.push_back(k.occupancy ? num(k.occupancy->resident) : std::string());
+  row.push_back(csvField(k.occupancy ? k.occupancy->binding : std::string()));
+  row.push_back(k.occupancy && k.occupancy->fraction ? fmt::format("{:.4f}", *k.occupancy->fraction)
+                                                     : std::string());
+  row.push_back(csvField(k.declined));
+  return fmt::format("{}\n", fmt::join(row, ","));
 }
 
 int execute() {
@@ -203,12 +203,19 @@ int execute() {
   options.jobs = opts.jobs;
   ProgressLine progress("probe", opts.quiet);
   options.progress = progress.callback();
+  // Each kernel is rendered as it comes (JSON element, text block or CSV
+  // row) and its facts freed: what is held is the output, not the tree.
+  bool json = isJson(opts.format), csv = opts.format == "csv";
+  std::vector<std::string> rendered;
+  options.onKernel = [&](asmfile::ProbedKernel &&k) {
+    rendered.push_back(json ? renderArrayElement(kernelJson(k)) : csv ? csvRow(k) : kernelText(k));
+  };
   auto report = asmfile::probe(opts.paths, options);
   progress.finish();
   if (!report)
     return reportError(report.takeError());
   printErrorLines(report->errors);
-  if (report->kernels.empty())
+  if (report->kernelCount == 0)
     return reportError(
         llvm::make_error<InputError>(opts.paths.front(), 0, 0,
                                      report->errors.empty()
@@ -218,32 +225,34 @@ int execute() {
         kExitInput);
   Verdict verdict = report->errors.empty() ? Verdict::Ok : Verdict::Partial;
 
-  if (isJson(opts.format)) {
+  if (json) {
     Json j = envelope("probe", verdict, exitCodeFor("probe", verdict));
     j["inputs"] = opts.paths;
     j["files_read"] = report->filesRead;
     j["files_skipped"] = report->filesSkipped;
     j["errors"] = report->errors;
-    Json kernels = Json::array();
-    for (auto &k : report->kernels)
-      kernels.push_back(kernelJson(k));
-    j["kernels"] = kernels;
-    printJson(j);
+    printJsonWithArrays(j, {{"kernels", std::move(rendered)}});
     return kExitOk;
   }
-  if (opts.format == "csv") {
-    printText(kernelsCsv(*report));
-    return kExitOk;
+  std::string header = csv ? csvHeader() : std::string();
+  std::string footer =
+      csv ? std::string()
+          : fmt::format("{} kernel(s) from {} file(s){}{}\n", report->kernelCount,
+                        report->filesRead,
+                        report->filesSkipped
+                            ? fmt::format(", {} other file(s) skipped", report->filesSkipped)
+                            : "",
+                        report->errors.empty()
+                            ? ""
+                            : fmt::format(", {} unreadable (see stderr)", report->errors.size()));
+  std::vector<llvm::StringRef> pieces{header};
+  for (auto &r : rendered) {
+    pieces.push_back(r);
+    if (!csv)
+      pieces.push_back("\n");
   }
-  std::string out;
-  for (auto &k : report->kernels)
-    out += kernelText(k) + "\n";
-  out += fmt::format(
-      "{} kernel(s) from {} file(s){}{}\n", report->kernels.size(), report->filesRead,
-      report->filesSkipped ? fmt::format(", {} other file(s) skipped", report->filesSkipped) : "",
-      report->errors.empty() ? ""
-                             : fmt::format(", {} unreadable (see stderr)", report->errors.size()));
-  printText(out);
+  pieces.push_back(footer);
+  printPieces(pieces);
   return kExitOk;
 }
 

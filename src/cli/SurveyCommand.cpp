@@ -76,7 +76,9 @@ Json summaryJson(const source::SurveyReport &r) {
               {"findings", kinds}};
 }
 
-Json reportJson(const source::SurveyReport &r) {
+/// The JSON report, each kernel rendered and its record freed in turn, so a
+/// tree of any size never exists as one node tree.
+void printReportJson(source::SurveyReport &r) {
   Verdict verdict = r.errors.empty() ? Verdict::Ok : Verdict::Partial;
   Json j = envelope("survey", verdict, exitCodeFor("survey", verdict));
   j["roots"] = opts.roots;
@@ -85,7 +87,8 @@ Json reportJson(const source::SurveyReport &r) {
   j["files_excluded"] = r.filesExcluded;
   j["errors"] = r.errors;
   j["summary"] = summaryJson(r);
-  Json kernels = Json::array();
+  RenderedArray kernels{"kernels", {}}, fileFindings{"findings", {}};
+  kernels.elements.reserve(r.kernels.size());
   for (auto &k : r.kernels) {
     Json loops = Json::array();
     for (auto &l : k.loops)
@@ -102,23 +105,21 @@ Json reportJson(const source::SurveyReport &r) {
     Json findings = Json::array();
     for (auto &f : k.findings)
       findings.push_back(findingJson(f, false));
-    kernels.push_back(Json{{"name", k.name},
-                           {"file", k.file},
-                           {"line", k.line},
-                           {"dialect", k.dialect},
-                           {"autotuned", k.autotuned},
-                           {"heuristics", k.heuristics},
-                           {"autotune_num_stages", k.autotuneNumStages},
-                           {"decorators", k.decorators},
-                           {"loops", loops},
-                           {"findings", findings}});
+    kernels.elements.push_back(renderArrayElement(Json{{"name", k.name},
+                                                       {"file", k.file},
+                                                       {"line", k.line},
+                                                       {"dialect", k.dialect},
+                                                       {"autotuned", k.autotuned},
+                                                       {"heuristics", k.heuristics},
+                                                       {"autotune_num_stages", k.autotuneNumStages},
+                                                       {"decorators", k.decorators},
+                                                       {"loops", loops},
+                                                       {"findings", findings}}));
+    k = source::KernelRecord();
   }
-  j["kernels"] = kernels;
-  Json fileFindings = Json::array();
   for (auto &f : r.findings)
-    fileFindings.push_back(findingJson(f, true));
-  j["findings"] = fileFindings;
-  return j;
+    fileFindings.elements.push_back(renderArrayElement(findingJson(f, true)));
+  printJsonWithArrays(j, {std::move(kernels), std::move(fileFindings)});
 }
 
 std::string sarifUri(const std::string &path) {
@@ -310,7 +311,7 @@ int execute() {
       if (opts.failOn.count("all") || opts.failOn.count(f->kind))
         code = kExitFinding;
   if (isJson(opts.format)) {
-    printJson(reportJson(*report));
+    printReportJson(*report);
   } else if (opts.format == "sarif") {
     printJson(sarifJson(*report));
   } else {

@@ -14,13 +14,6 @@
 
 namespace tilexform::asmfile {
 
-struct ProbeOptions {
-  std::optional<std::string> arch; // overrides what the artifacts say
-  unsigned jobs = 0;               // 0: all cores
-  /// Called as files are read (done, total), from one thread at a time.
-  std::function<void(size_t, size_t)> progress;
-};
-
 struct ProbedKernel {
   std::string kernel;
   std::string directory;
@@ -45,8 +38,20 @@ struct ProbedKernel {
   }
 };
 
+struct ProbeOptions {
+  std::optional<std::string> arch; // overrides what the artifacts say
+  unsigned jobs = 0;               // 0: all cores
+  /// Called as files are read (done, total), from one thread at a time.
+  std::function<void(size_t, size_t)> progress;
+  /// When set, each kernel is handed over in report order as soon as its
+  /// files are read, and the report keeps none: a tree of any size is probed
+  /// in bounded memory.
+  std::function<void(ProbedKernel &&)> onKernel;
+};
+
 struct ProbeReport {
-  std::vector<ProbedKernel> kernels;
+  std::vector<ProbedKernel> kernels; // empty when ProbeOptions::onKernel took them
+  size_t kernelCount = 0;
   std::vector<std::string> errors; // one line per unreadable artifact: "file[:line:col]: why"
   size_t filesRead = 0;
   size_t filesSkipped = 0; // non-Triton JSON and other files met while walking a tree

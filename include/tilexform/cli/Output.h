@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
 #include <optional>
 #include <string>
@@ -57,6 +59,16 @@ Json envelope(const std::string &command, Verdict verdict, int exitCode);
 /// Prints `doc` to stdout: pretty, or on one line when `--format jsonl`
 /// was given (round logs append one document per line).
 void printJson(const Json &doc);
+/// A large document as a stream: each element of its last arrays is rendered
+/// when it is made (`renderArrayElement`, its node tree freed at once) and
+/// `printJsonWithArrays` writes `doc` with those arrays after its own keys:
+/// the same bytes as `printJson` of the whole tree.
+std::string renderArrayElement(const Json &element);
+struct RenderedArray {
+  std::string key; // not a key of the document itself
+  std::vector<std::string> elements;
+};
+void printJsonWithArrays(const Json &doc, llvm::ArrayRef<RenderedArray> arrays);
 /// `--format jsonl`: every JSON document on one line.
 void setJsonLines(bool lines);
 bool jsonLines();
@@ -86,6 +98,9 @@ int runOverFiles(const char *command, const std::vector<std::string> &files, boo
 
 /// Prints a text report, rendered whole before it is written, to stdout.
 void printText(const std::string &text);
+/// The same for a report rendered in pieces: written one after the other,
+/// never joined into one string (joined only to paint it for a terminal).
+void printPieces(llvm::ArrayRef<llvm::StringRef> pieces);
 /// The exit code once every output is written: 74 (EX_IOERR) with one
 /// line on stderr when any write to stdout failed or fell short (a full disk,
 /// /dev/full, a closed pipe), else `exitCode`.
