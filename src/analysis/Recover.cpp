@@ -220,7 +220,9 @@ private:
     return report_.layouts.size() - 1;
   }
 
-  void addSite(const Operation *op, const std::string &position, const Value *v) {
+  /// A use site of `v`'s layout, if it has one: the `index`th `what`
+  /// ("result", "operand", "region argument") of `op`.
+  void addSite(const Operation *op, const char *what, size_t index, const Value *v) {
     if (!v || !v->type)
       return;
     size_t idx = layoutIndex(v->type);
@@ -228,7 +230,9 @@ private:
       return;
     UseSite s;
     s.op = op ? op->name : "block argument";
-    s.position = position;
+    s.position = what;
+    s.position += ' ';
+    s.position += std::to_string(index);
     if (op) {
       s.line = op->pos.line;
       s.col = op->pos.col;
@@ -261,13 +265,13 @@ private:
     }
     for (Operation *op : allOps_) {
       for (size_t i = 0; i < op->results.size(); ++i)
-        addSite(op, fmt::format("result {}", i), op->results[i]);
+        addSite(op, "result", i, op->results[i]);
       for (size_t i = 0; i < op->operands.size(); ++i)
-        addSite(op, fmt::format("operand {}", i), op->operands[i]);
+        addSite(op, "operand", i, op->operands[i]);
       for (auto &r : op->regions)
         for (auto &b : r->blocks)
           for (size_t i = 0; i < b->arguments.size(); ++i)
-            addSite(op, fmt::format("region argument {}", i), b->arguments[i]);
+            addSite(op, "region argument", i, b->arguments[i]);
     }
     // A layout only ever written as an alias (never used) keeps its place
     // but has no shape: evaluate it where proofs need one.

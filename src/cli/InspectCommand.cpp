@@ -108,7 +108,7 @@ FileOutput inspectOne(const std::string &file, gluon::GluonApi api) {
       Json f;
       f["name"] = op->symbol.empty() ? "" : op->symbol.substr(1);
       std::string vis = "public";
-      if (op->text.find(" private ") != std::string::npos)
+      if (op->text().find(" private ") != std::string::npos)
         vis = "private";
       f["visibility"] = vis;
       size_t nargs = op->regions.empty() || op->regions[0]->blocks.empty()

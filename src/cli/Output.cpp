@@ -11,6 +11,7 @@
 #include "tilexform/support/Parallel.h"
 
 #include <CLI/CLI.hpp>
+#include <llvm/ADT/ScopeExit.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/BuryPointer.h>
 #include <spdlog/spdlog.h>
@@ -161,10 +162,19 @@ void printJsonWithArrays(const Json &doc, llvm::ArrayRef<RenderedArray> arrays) 
   printPieces(pieces);
 }
 
+namespace {
+bool gOneInput = false;
+} // namespace
+
+bool oneInputRun() { return gOneInput; }
+
 int runOverFiles(const char *command, const std::vector<std::string> &files, bool json,
                  unsigned jobs, bool quiet,
                  const std::function<FileOutput(const std::string &)> &one) {
-  std::vector<FileOutput> out(files.size());
+  gOneInput = files.size() == 1;
+  auto kept = std::make_unique<std::vector<FileOutput>>(files.size());
+  auto &out = *kept;
+  auto keep = llvm::make_scope_exit([&] { keepUntilExit(std::move(kept)); });
   // Standard input can be read once, and not from a worker thread's race.
   bool stdinTwice = std::count(files.begin(), files.end(), "-") > 1;
   if (stdinTwice)

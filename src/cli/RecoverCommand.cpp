@@ -3,7 +3,9 @@
 #include "tilexform/analysis/Recover.h"
 #include "tilexform/cli/Commands.h"
 #include "tilexform/cli/Output.h"
+
 #include "tilexform/support/InputError.h"
+#include <llvm/ADT/ScopeExit.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -30,7 +32,10 @@ FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
     o.error = errorLine(loaded.takeError());
     return o;
   }
-  auto report = analysis::recover(**loaded, api, opts.arch);
+  auto kept =
+      std::make_unique<analysis::RecoverReport>(analysis::recover(**loaded, api, opts.arch));
+  auto &report = *kept;
+  auto keep = llvm::make_scope_exit([&] { keepUntilExit(std::move(kept)); });
   const std::string shown = file == "-" ? "<stdin>" : file;
 
   bool unrecoverable = false, differs = false;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 
 namespace tilexform::hw {
 
@@ -17,13 +18,30 @@ struct Entry {
 // Generated from data/hw/*.json by CMake.
 #include "tilexform/hw/ArchData.inc"
 
-const std::map<std::string, nlohmann::json> &table() {
-  static const std::map<std::string, nlohmann::json> t = [] {
-    std::map<std::string, nlohmann::json> m;
+/// The figures of the archs asked about, each parsed the first time it is
+/// (a command reads one or two of the dozen).
+class Table {
+public:
+  using const_iterator = std::map<std::string, nlohmann::json>::const_iterator;
+  const_iterator find(const std::string &arch) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = parsed_.find(arch);
+    if (it != parsed_.end())
+      return it;
     for (const Entry &e : kEntries)
-      m[e.arch] = nlohmann::json::parse(e.json);
-    return m;
-  }();
+      if (arch == e.arch)
+        return parsed_.emplace(arch, nlohmann::json::parse(e.json)).first;
+    return parsed_.end();
+  }
+  const_iterator end() const { return parsed_.end(); }
+
+private:
+  std::mutex mutex_;
+  std::map<std::string, nlohmann::json> parsed_; // nodes never move: iterators stay valid
+};
+
+Table &table() {
+  static Table t;
   return t;
 }
 

@@ -239,10 +239,10 @@ TokenStream lex(llvm::StringRef buf) {
 }
 
 LineTable::LineTable(llvm::StringRef buffer) {
+  lineStarts_.reserve(buffer.size() / 64 + 1);
   lineStarts_.push_back(0);
-  for (size_t i = 0; i < buffer.size(); ++i)
-    if (buffer[i] == '\n')
-      lineStarts_.push_back(uint32_t(i + 1));
+  for (size_t i = buffer.find('\n'); i != llvm::StringRef::npos; i = buffer.find('\n', i + 1))
+    lineStarts_.push_back(uint32_t(i + 1));
 }
 
 std::pair<unsigned, unsigned> LineTable::position(size_t offset) const {

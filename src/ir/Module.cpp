@@ -5,6 +5,7 @@
 
 #include "ReaderSupport.h"
 
+#include <cstring>
 #include <fmt/format.h>
 #include <mlir/AsmParser/AsmParser.h>
 #include <mlir/IR/Diagnostics.h>
@@ -20,6 +21,26 @@ Operation *Operation::parentOp() const {
   if (!parentBlock || !parentBlock->parent)
     return nullptr;
   return parentBlock->parent->parent;
+}
+
+std::string Operation::text() const {
+  std::string out;
+  bool space = false;
+  for (auto [begin, end] : textRuns) {
+    if (!out.empty())
+      space = true;
+    for (char c : source.slice(begin, end)) {
+      if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+        space = true;
+        continue;
+      }
+      if (space && !out.empty())
+        out += ' ';
+      space = false;
+      out += c;
+    }
+  }
+  return out;
 }
 
 mlir::Attribute Operation::attr(llvm::StringRef name) const {
@@ -123,38 +144,70 @@ bool isKnownOp(mlir::MLIRContext *, llvm::StringRef name) {
 
 namespace {
 
-llvm::Error checkText(const std::string &path, llvm::StringRef text) {
-  if (text.empty())
-    return llvm::make_error<InputError>(path, 1, 1, "empty file");
-  unsigned line = 1, col = 1;
-  for (size_t i = 0; i < text.size();) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    // Printable ASCII, the common case, in one comparison.
+/// Where the first byte that is no text is: `text.size()` when all are
+/// printable ASCII, tab, newline, carriage return or valid UTF-8.
+size_t firstNonText(llvm::StringRef text, const char **why) {
+  const auto *p = reinterpret_cast<const unsigned char *>(text.data());
+  size_t n = text.size(), i = 0;
+  while (i < n) {
+    // Eight printable ASCII bytes at a time, the common case: no byte below
+    // 0x20 (a borrow sets its high bit) and none at or above 0x80.
+    if (i + 8 <= n) {
+      uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      if (((w - 0x2020202020202020ULL) | w) & 0x8080808080808080ULL) {
+        // Something else in these eight: byte by byte below.
+      } else {
+        i += 8;
+        continue;
+      }
+    }
+    unsigned char c = p[i];
     if (c >= 0x20 && c < 0x80) {
-      ++col;
       ++i;
       continue;
     }
-    if (c == 0 || (c < 0x20 && c != '\n' && c != '\t' && c != '\r'))
-      return llvm::make_error<InputError>(path, line, col, "binary data, not a text dump");
-    size_t len = 1;
-    if (c >= 0x80) {
-      len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-      if (len == 0 || i + len > text.size())
-        return llvm::make_error<InputError>(path, line, col, "invalid UTF-8 (binary file?)");
-      for (size_t k = 1; k < len; ++k)
-        if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2)
-          return llvm::make_error<InputError>(path, line, col, "invalid UTF-8 (binary file?)");
+    if (c == '\n' || c == '\t' || c == '\r') {
+      ++i;
+      continue;
     }
-    if (c == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
+    if (c < 0x20) {
+      *why = "binary data, not a text dump";
+      return i;
+    }
+    size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool valid = len != 0 && i + len <= n;
+    for (size_t k = 1; valid && k < len; ++k)
+      valid = (p[i + k] >> 6) == 0x2;
+    if (!valid) {
+      *why = "invalid UTF-8 (binary file?)";
+      return i;
     }
     i += len;
   }
-  return llvm::Error::success();
+  return n;
+}
+
+llvm::Error checkText(const std::string &path, llvm::StringRef text) {
+  if (text.empty())
+    return llvm::make_error<InputError>(path, 1, 1, "empty file");
+  const char *why = nullptr;
+  size_t at = firstNonText(text, &why);
+  if (at == text.size())
+    return llvm::Error::success();
+  // The position, counted only when there is something to report: columns
+  // count characters, not bytes.
+  unsigned line = 1, col = 1;
+  for (size_t i = 0; i < at; ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') {
+      ++line;
+      col = 1;
+    } else if ((c >> 6) != 0x2) {
+      ++col;
+    }
+  }
+  return llvm::make_error<InputError>(path, line, col, why);
 }
 
 llvm::Error readFacts(Module &mod) {

@@ -1082,28 +1082,11 @@ void Parser::assignSegments(Operation *op, const OpScan &scan) {
 }
 
 llvm::Error Parser::finishOp(Operation *op, OpScan &scan) {
-  // Own text, for reports.
-  for (auto &[a, b] : scan.headerRuns) {
-    if (!op->text.empty())
-      op->text += ' ';
-    op->text += span(a, b);
-  }
-  {
-    std::string collapsed;
-    collapsed.reserve(op->text.size());
-    bool space = false;
-    for (char c : op->text) {
-      if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
-        space = true;
-        continue;
-      }
-      if (space && !collapsed.empty())
-        collapsed += ' ';
-      space = false;
-      collapsed += c;
-    }
-    op->text = std::move(collapsed);
-  }
+  // Own text, for reports: where it is; Operation::text() reads it.
+  op->source = buf_;
+  for (auto &[a, b] : scan.headerRuns)
+    if (b > a)
+      op->textRuns.emplace_back(uint32_t(tok(a).offset), uint32_t(tok(b - 1).end()));
 
   // Location.
   if (scan.locEnd > scan.locBegin) {
@@ -1347,6 +1330,9 @@ llvm::Error Parser::finishOp(Operation *op, OpScan &scan) {
 llvm::Expected<std::unique_ptr<Module>> Parser::run() {
   mod_ = std::make_unique<Module>();
   mod_->path = path_;
+  // The module keeps the text: every offset into it stays the same.
+  mod_->source = buf_.str();
+  buf_ = mod_->source;
   mod_->context = makeContext();
   context_ = mod_->context.get();
   setAliasAttributes(context_, &aliasAttrs_);

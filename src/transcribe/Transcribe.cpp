@@ -212,7 +212,8 @@ struct Literal {
 /// arith.constant's value from its own text (`arith.constant 1024 : i32`,
 /// `arith.constant dense<0xFF800000> : tensor<...>`, `true`).
 std::optional<Literal> constantValue(const Operation &op) {
-  llvm::StringRef text = op.text;
+  std::string ownText = op.text();
+  llvm::StringRef text = ownText;
   ir::TokenStream ts = ir::lex(text);
   size_t i = 0;
   auto &toks = ts.tokens;
@@ -264,7 +265,8 @@ std::optional<Literal> constantValue(const Operation &op) {
 /// The first bare word after the op name (`arith.cmpi slt, ...`,
 /// `tt.get_program_id x`).
 std::string keywordAfterName(const Operation &op) {
-  llvm::StringRef text = op.text;
+  std::string ownText = op.text();
+  llvm::StringRef text = ownText;
   ir::TokenStream ts = ir::lex(text);
   for (size_t i = 0; i + 1 < ts.tokens.size(); ++i)
     if (ts.tokens[i].is(ir::TokenKind::BareId) &&
@@ -276,7 +278,8 @@ std::string keywordAfterName(const Operation &op) {
 
 /// The bare words right after the op name (`tt.atomic_rmw add, acq_rel, gpu, ...`).
 std::vector<std::string> keywordsAfterName(const Operation &op) {
-  llvm::StringRef text = op.text;
+  std::string ownText = op.text();
+  llvm::StringRef text = ownText;
   ir::TokenStream ts = ir::lex(text);
   std::vector<std::string> out;
   bool afterName = false;
@@ -298,7 +301,8 @@ std::vector<std::string> keywordsAfterName(const Operation &op) {
 /// The first integer written after the op's operands in its own text, before
 /// its type (`ttng.init_barrier %b, 1 : ...`, `ttng.barrier_expect %b, 32768, %p`).
 std::optional<int64_t> integerInText(const Operation &op) {
-  llvm::StringRef text = op.text;
+  std::string ownText = op.text();
+  llvm::StringRef text = ownText;
   ir::TokenStream ts = ir::lex(text);
   bool afterName = false;
   for (auto &t : ts.tokens) {

@@ -36,9 +36,10 @@ void expectSameBytes(const Json &doc, const std::vector<std::string> &keys) {
 } // namespace
 
 TEST(Output, StreamedArraysGiveTheTreesBytes) {
-  Json nested = Json::parse(R"({"a": 1, "s": "x\ny", "k": [{"n": [1, [2, {}], []], "o": {"p": null}},
+  Json nested =
+      Json::parse(R"({"a": 1, "s": "x\ny", "k": [{"n": [1, [2, {}], []], "o": {"p": null}},
                                  "two", 3, [], {}], "f": []})",
-                            nullptr, true, false);
+                  nullptr, true, false);
   Json onlyArrays = Json::parse(R"({"k": [{"q": "é"}], "f": [1]})");
   Json empty = Json::parse(R"({"k": []})");
   for (bool lines : {false, true}) {

@@ -68,7 +68,7 @@ TEST(Reader, SsaUsesAndTypesAreResolved) {
     ++dots;
     ASSERT_EQ(op->operands.size() >= 3, true);
     // The accumulator is a loop-carried value: an scf.for region argument.
-    EXPECT_TRUE(op->results[0]->type) << op->text;
+    EXPECT_TRUE(op->results[0]->type) << op->text();
     EXPECT_EQ(ir::encodingOf(op->results[0]->type)->kind(), "nvidia_mma");
   });
   EXPECT_GT(dots, 0);

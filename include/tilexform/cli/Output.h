@@ -10,6 +10,7 @@
 #include <functional>
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Support/BuryPointer.h>
 #include <llvm/Support/Error.h>
 #include <optional>
 #include <string>
@@ -95,6 +96,15 @@ void addJobsOptions(CLI::App *cmd, unsigned &jobs, bool &quiet);
 int runOverFiles(const char *command, const std::vector<std::string> &files, bool json,
                  unsigned jobs, bool quiet,
                  const std::function<FileOutput(const std::string &)> &one);
+
+/// Whether the command runs over one input: what it made for it is then
+/// left for the process's end to reclaim (freeing it is work nobody waits
+/// for, as a compiler driver does), with `keepUntilExit`.
+bool oneInputRun();
+template <typename T> void keepUntilExit(std::unique_ptr<T> made) {
+  if (oneInputRun())
+    llvm::BuryPointer(std::move(made));
+}
 
 /// Prints a text report, rendered whole before it is written, to stdout.
 void printText(const std::string &text);

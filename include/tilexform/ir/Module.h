@@ -14,6 +14,7 @@
 #include "tilexform/ir/OpSchema.h"
 #include "tilexform/support/InputError.h"
 
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Error.h>
 #include <mlir/IR/BuiltinAttributes.h>
 
@@ -82,7 +83,12 @@ struct Operation {
   Block *parentBlock = nullptr;
   TextPos pos;
   SourceLoc loc;
-  std::string text; // the op's own text (without regions), for reports
+  /// The op's own text (without its regions), whitespace collapsed, for
+  /// reports: worked out when asked for, from where it is in the source.
+  std::string text() const;
+  /// Byte ranges of the source that the op's own text is made of.
+  llvm::SmallVector<std::pair<uint32_t, uint32_t>, 1> textRuns;
+  llvm::StringRef source; // the whole text it was read from (owned by the module)
 
   Operation *parentOp() const;
   /// The operand of a named segment (`mask`, `other`, `stride`), or null
@@ -117,6 +123,7 @@ struct ModuleFacts {
 class Module {
 public:
   std::string path;
+  std::string source; // the text read (operations' own text points into it)
   std::unique_ptr<mlir::MLIRContext> context;
   ModuleFacts facts;
   mlir::DictionaryAttr moduleAttributes;
