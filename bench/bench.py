@@ -2,7 +2,10 @@
 """tilexform's start-up and throughput, as ratios against references measured
 in the same run (so the numbers compare across machines).
 
-  bench/bench.py [PATH/TO/tilexform]
+  bench/bench.py [PATH/TO/tilexform] [SECTION...]
+
+SECTION is any of startup, throughput, reader, probe, survey, recover and
+scale (default: all).
 
 Measures, as the median of several repetitions:
   - start-up: `tilexform --version` against `mlir-opt-22 --version` (an MLIR
@@ -34,7 +37,17 @@ import tempfile
 import time
 
 here = pathlib.Path(__file__).resolve().parent.parent
-tool = sys.argv[1] if len(sys.argv) > 1 else str(here / "build" / "tools" / "tilexform" / "tilexform")
+SECTIONS = ("startup", "throughput", "reader", "probe", "survey", "recover", "scale")
+args = sys.argv[1:]
+tool = args.pop(0) if args and args[0] not in SECTIONS else str(here / "build" / "tools" / "tilexform" / "tilexform")
+unknown = [a for a in args if a not in SECTIONS]
+if unknown:
+    sys.exit(f"bench.py: unknown section {unknown[0]!r} (sections: {', '.join(SECTIONS)})")
+chosen = set(args) or set(SECTIONS)
+
+
+def want(section):
+    return section in chosen
 corpus = sorted(p for p in (here / "tests" / "corpus").rglob("*") if p.suffix in (".ttgir", ".ttir"))
 
 
@@ -54,21 +67,23 @@ def corpus_time(cmd_for):
     return time.perf_counter() - t0
 
 
+mlir_opt = shutil.which("mlir-opt-22") or "/usr/lib/llvm-22/bin/mlir-opt"
 true_s = timed(["/bin/true"], 30)
 tx_start = timed([tool, "--version"], 30)
-print(f"start-up  tilexform --version     {tx_start * 1e3:7.2f} ms")
-print(f"          /bin/true               {true_s * 1e3:7.2f} ms   (process floor)")
-mlir_opt = shutil.which("mlir-opt-22") or "/usr/lib/llvm-22/bin/mlir-opt"
-if os.path.exists(mlir_opt):
-    ref = timed([mlir_opt, "--version"], 30)
-    print(f"          mlir-opt-22 --version   {ref * 1e3:7.2f} ms   ratio tilexform/mlir-opt = {tx_start / ref:.2f}")
+if want("startup"):
+    print(f"start-up  tilexform --version     {tx_start * 1e3:7.2f} ms")
+    print(f"          /bin/true               {true_s * 1e3:7.2f} ms   (process floor)")
+    if os.path.exists(mlir_opt):
+        ref = timed([mlir_opt, "--version"], 30)
+        print(f"          mlir-opt-22 --version   {ref * 1e3:7.2f} ms   ratio tilexform/mlir-opt = {tx_start / ref:.2f}")
 
-size = sum(f.stat().st_size for f in corpus)
-cat_s = min(corpus_time(lambda f: ["cat", str(f)]) for _ in range(3))
-tx_s = min(corpus_time(lambda f: [tool, "inspect", "--json", str(f)]) for _ in range(3))
-print(f"throughput inspect --json {len(corpus)} dumps, {size / 1e6:.1f} MB: {tx_s:.2f} s "
-      f"({tx_s / len(corpus) * 1e3:.1f} ms/dump, {size / tx_s / 1e6:.1f} MB/s)")
-print(f"          cat over the same files: {cat_s:.2f} s   ratio inspect/cat = {tx_s / cat_s:.2f}")
+if want("throughput"):
+    size = sum(f.stat().st_size for f in corpus)
+    cat_s = min(corpus_time(lambda f: ["cat", str(f)]) for _ in range(3))
+    tx_s = min(corpus_time(lambda f: [tool, "inspect", "--json", str(f)]) for _ in range(3))
+    print(f"throughput inspect --json {len(corpus)} dumps, {size / 1e6:.1f} MB: {tx_s:.2f} s "
+          f"({tx_s / len(corpus) * 1e3:.1f} ms/dump, {size / tx_s / 1e6:.1f} MB/s)")
+    print(f"          cat over the same files: {cat_s:.2f} s   ratio inspect/cat = {tx_s / cat_s:.2f}")
 
 def one_module_file(dumps, path):
     """Every dump as one top-level module of a single file, aliases renamed
@@ -83,7 +98,7 @@ def one_module_file(dumps, path):
                               text) + "\n")
 
 
-if os.path.exists(mlir_opt):
+if want("reader") and os.path.exists(mlir_opt):
     opt = [mlir_opt, "--allow-unregistered-dialect",
            "--mlir-very-unsafe-disable-verifier-on-parsing", "-o", "/dev/null"]
     with tempfile.TemporaryDirectory() as gen_dir:
@@ -119,35 +134,42 @@ if os.path.exists(mlir_opt):
               f"{opt_big / tx_big:.2f} (goal >= 0.8)")
 
 artifacts = sorted(p for p in (here / "tests" / "artifacts").rglob("*") if p.is_file())
-art_size = sum(p.stat().st_size for p in artifacts)
-cat_art = timed(["cat", *map(str, artifacts)], 5)
-probe_s = timed([tool, "probe", "--json", "-q", str(here / "tests" / "artifacts")], 5)
-print(f"probe     {len(artifacts)} artifacts, {art_size / 1e6:.1f} MB: {probe_s * 1e3:.0f} ms   "
-      f"cat {cat_art * 1e3:.0f} ms   ratio probe/cat = {probe_s / cat_art:.2f}")
+if want("probe"):
+    art_size = sum(p.stat().st_size for p in artifacts)
+    cat_art = timed(["cat", *map(str, artifacts)], 5)
+    probe_s = timed([tool, "probe", "--json", "-q", str(here / "tests" / "artifacts")], 5)
+    print(f"probe     {len(artifacts)} artifacts, {art_size / 1e6:.1f} MB: {probe_s * 1e3:.0f} ms   "
+          f"cat {cat_art * 1e3:.0f} ms   ratio probe/cat = {probe_s / cat_art:.2f}")
 
-with tempfile.TemporaryDirectory() as tree:
-    subprocess.run([sys.executable, str(here / "bench" / "make_survey_tree.py"), tree, "5000"],
-                   stdout=subprocess.DEVNULL, check=True)
-    survey_s = timed([tool, "survey", "-q", "-j", "2", "--json", tree], 3)
-    ref = ("import ast, pathlib, sys\n"
-           "for p in pathlib.Path(sys.argv[1]).rglob('*.py'): ast.parse(p.read_text())")
-    ast_s = timed([sys.executable, "-c", ref, tree], 3)
-    print(f"survey    5000 generated modules, 2 jobs: {survey_s:.2f} s   "
-          f"CPython ast.parse alone {ast_s:.2f} s   ratio survey/ast = {survey_s / ast_s:.2f}")
+if want("survey"):
+    with tempfile.TemporaryDirectory() as tree:
+        subprocess.run([sys.executable, str(here / "bench" / "make_survey_tree.py"), tree, "5000"],
+                       stdout=subprocess.DEVNULL, check=True)
+        survey_s = timed([tool, "survey", "-q", "-j", "2", "--json", tree], 3)
+        ref = ("import ast, pathlib, sys\n"
+               "for p in pathlib.Path(sys.argv[1]).rglob('*.py'): ast.parse(p.read_text())")
+        ast_s = timed([sys.executable, "-c", ref, tree], 3)
+        print(f"survey    5000 generated modules, 2 jobs: {survey_s:.2f} s   "
+              f"CPython ast.parse alone {ast_s:.2f} s   ratio survey/ast = {survey_s / ast_s:.2f}")
 
-plain = sorted(p for p in (here / "tests" / "corpus").rglob("*.ttgir") if "gluon" not in p.name)
-per = {}
-for f in plain:
-    per[f] = (timed([tool, "recover", str(f)], 7) - true_s, timed([tool, "recover", "--json", str(f)], 7) - true_s)
-text_ms = sorted(v[0] * 1e3 for v in per.values())
-json_ms = sorted(v[1] * 1e3 for v in per.values())
-big = max(plain, key=lambda p: p.stat().st_size)
-print(f"recover   {len(plain)} plain dumps, one process each, above /bin/true: median {statistics.median(text_ms):.2f} ms text, "
-      f"{statistics.median(json_ms):.2f} ms JSON; max {text_ms[-1]:.2f} / {json_ms[-1]:.2f} ms")
-print(f"          largest ({big.parent.name}/{big.name}, {big.stat().st_size / 1e3:.0f} KB): "
-      f"{per[big][0] * 1e3:.2f} ms text, {per[big][1] * 1e3:.2f} ms JSON above /bin/true")
-all_s = min(timed([tool, "recover", "--format", "jsonl", *map(str, plain)], 1) for _ in range(5))
-print(f"          all {len(plain)} in one process, --format jsonl: {all_s:.3f} s")
+if want("recover"):
+    plain = sorted(p for p in (here / "tests" / "corpus").rglob("*.ttgir") if "gluon" not in p.name)
+    per = {}
+    for f in plain:
+        per[f] = (timed([tool, "recover", str(f)], 11) - true_s,
+              timed([tool, "recover", "--json", str(f)], 11) - true_s)
+    text_ms = sorted(v[0] * 1e3 for v in per.values())
+    json_ms = sorted(v[1] * 1e3 for v in per.values())
+    big = max(plain, key=lambda p: p.stat().st_size)
+    print(f"recover   {len(plain)} plain dumps, one process each, above /bin/true: median {statistics.median(text_ms):.2f} ms text, "
+          f"{statistics.median(json_ms):.2f} ms JSON; max {text_ms[-1]:.2f} / {json_ms[-1]:.2f} ms")
+    print(f"          largest ({big.parent.name}/{big.name}, {big.stat().st_size / 1e3:.0f} KB): "
+          f"{per[big][0] * 1e3:.2f} ms text, {per[big][1] * 1e3:.2f} ms JSON above /bin/true")
+    worst = sorted(per, key=lambda f: -max(per[f]))[:3]
+    print("          slowest: " + ", ".join(f"{f.parent.name}/{f.name} {per[f][0] * 1e3:.2f} / {per[f][1] * 1e3:.2f} ms"
+                                       for f in worst))
+    all_s = min(timed([tool, "recover", "--format", "jsonl", *map(str, plain)], 1) for _ in range(5))
+    print(f"          all {len(plain)} in one process, --format jsonl: {all_s:.3f} s")
 
 # Scale: probe and survey over generated trees of 1,000 and 10,000 kernels
 # (hard links to the corpus's kernel directories; generated modules), wall
@@ -166,7 +188,7 @@ def peak(cmd):
     return wall, int(r.stderr.strip().splitlines()[-1]) / 1024
 
 
-if shutil.which("/usr/bin/time") or os.path.exists("/usr/bin/time"):
+if want("scale") and (shutil.which("/usr/bin/time") or os.path.exists("/usr/bin/time")):
     figures = {}
     for n in (1000, 10000):
         with tempfile.TemporaryDirectory() as tree:

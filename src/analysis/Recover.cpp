@@ -153,7 +153,8 @@ unsigned expectedWarps(const Operation *op, unsigned moduleWarps) {
 
 class Recoverer {
 public:
-  Recoverer(const ir::Module &mod, gluon::GluonApi api, std::string arch) : mod_(mod), api_(api) {
+  Recoverer(const ir::Module &mod, gluon::GluonApi api, std::string arch, size_t maxSites)
+      : mod_(mod), api_(api), maxSites_(maxSites) {
     report_.facts = mod.facts;
     report_.api = api;
     report_.arch = arch.empty() ? mod.facts.arch() : arch;
@@ -228,6 +229,12 @@ private:
     size_t idx = layoutIndex(v->type);
     if (idx == npos)
       return;
+    valueLayout_[v] = idx;
+    RecoveredLayout &l = report_.layouts[idx];
+    bool listed = !maxSites_ || l.siteCount < maxSites_;
+    ++l.siteCount;
+    if (!listed)
+      return;
     UseSite s;
     s.op = op ? op->name : "block argument";
     s.position = what;
@@ -241,8 +248,7 @@ private:
     s.shape = shapeOf(v->type);
     s.elementType = typeTexts_.element(v->type);
     s.memory = typeTexts_.memory(v->type);
-    report_.layouts[idx].sites.push_back(std::move(s));
-    valueLayout_[v] = idx;
+    l.sites.push_back(std::move(s));
   }
 
   void collectLayouts() {
@@ -743,6 +749,7 @@ private:
   std::unordered_map<const Operation *, unsigned> order_, end_;
   std::map<std::string, size_t> byText_;
   TypeTextCache typeTexts_;
+  size_t maxSites_ = 0; // sites listed per layout (0: all)
   std::unordered_map<const layout::Encoding *, size_t> byEncoding_;
   std::unordered_map<const Value *, size_t> valueLayout_;
   std::unordered_map<const Value *, unsigned> reach_;
@@ -790,8 +797,9 @@ std::string constantName(const std::string &role) {
 
 } // namespace
 
-RecoverReport recover(const ir::Module &mod, gluon::GluonApi api, const std::string &arch) {
-  return Recoverer(mod, api, arch).run();
+RecoverReport recover(const ir::Module &mod, gluon::GluonApi api, const std::string &arch,
+                      size_t maxSites) {
+  return Recoverer(mod, api, arch, maxSites).run();
 }
 
 namespace {
@@ -942,7 +950,7 @@ std::string anchorModule(const RecoverReport &r, const std::string &sourcePath) 
     std::string sites;
     if (!l.sites.empty()) {
       auto &s = l.sites.front();
-      sites = fmt::format("{} sites, first: {} {} at line {}{}", l.sites.size(), s.op, s.position,
+      sites = fmt::format("{} sites, first: {} {} at line {}{}", l.siteCount, s.op, s.position,
                           s.line, s.source.name.empty() ? "" : " (" + s.source.name + ")");
     } else {
       sites = "defined but not used";

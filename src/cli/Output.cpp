@@ -174,7 +174,7 @@ int runOverFiles(const char *command, const std::vector<std::string> &files, boo
   gOneInput = files.size() == 1;
   auto kept = std::make_unique<std::vector<FileOutput>>(files.size());
   auto &out = *kept;
-  auto keep = llvm::make_scope_exit([&] { keepUntilExit(std::move(kept)); });
+  llvm::scope_exit keep([&] { keepUntilExit(std::move(kept)); });
   // Standard input can be read once, and not from a worker thread's race.
   bool stdinTwice = std::count(files.begin(), files.end(), "-") > 1;
   if (stdinTwice)

@@ -32,10 +32,10 @@ FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
     o.error = errorLine(loaded.takeError());
     return o;
   }
-  auto kept =
-      std::make_unique<analysis::RecoverReport>(analysis::recover(**loaded, api, opts.arch));
+  auto kept = std::make_unique<analysis::RecoverReport>(
+      analysis::recover(**loaded, api, opts.arch, opts.maxSites));
   auto &report = *kept;
-  auto keep = llvm::make_scope_exit([&] { keepUntilExit(std::move(kept)); });
+  llvm::scope_exit keep([&] { keepUntilExit(std::move(kept)); });
   const std::string shown = file == "-" ? "<stdin>" : file;
 
   bool unrecoverable = false, differs = false;
@@ -83,9 +83,9 @@ FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
       lj["role"] = l.role;
       lj["roles"] = l.roles;
       lj["warps"] = l.warps ? Json(l.warps) : Json(nullptr);
-      lj["site_count"] = l.sites.size();
+      lj["site_count"] = l.siteCount;
       Json sites = Json::array();
-      for (size_t i = 0; i < l.sites.size() && (!opts.maxSites || i < opts.maxSites); ++i) {
+      for (size_t i = 0; i < l.sites.size(); ++i) {
         auto &s = l.sites[i];
         sites.push_back(Json{{"op", s.op},
                              {"position", s.position},
@@ -171,7 +171,7 @@ FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
       fmt::format("verdict:   {}\n\nlayouts ({}):\n", verdictName(verdict), report.layouts.size());
   for (auto &l : report.layouts) {
     out += fmt::format("  {:<22} {:<14} {:<20} {} sites\n", l.name, verdictName(l.status), l.role,
-                       l.sites.size());
+                       l.siteCount);
     out += fmt::format("      {}\n", l.attr);
     if (l.gluon)
       out += fmt::format("      {}\n", *l.gluon);

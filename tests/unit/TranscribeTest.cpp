@@ -92,3 +92,29 @@ TEST(Transcribe, DivisibilityAndContiguityHints) {
   EXPECT_NE(r.python.find("o = gl.multiple_of(o, [16])"), std::string::npos) << r.python;
   EXPECT_NE(r.python.find("o = gl.max_contiguous(o, [128])"), std::string::npos) << r.python;
 }
+
+TEST(Recover, ListsTheFirstSitesAndCountsThemAll) {
+  std::string text = std::string(kHeader) + R"(
+  tt.func public @k(%x: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %a = arith.addi %r, %r : tensor<1024xi32, #blocked>
+    %b = arith.muli %a, %r : tensor<1024xi32, #blocked>
+    tt.return
+  }
+}
+)";
+  auto m = ir::loadModuleText(text, "t.ttgir");
+  ASSERT_TRUE(bool(m)) << llvm::toString(m.takeError());
+  auto all = analysis::recover(**m, gluon::GluonApi::V3_6);
+  auto two = analysis::recover(**m, gluon::GluonApi::V3_6, {}, 2);
+  ASSERT_EQ(all.layouts.size(), 1u);
+  ASSERT_EQ(two.layouts.size(), 1u);
+  // make_range's result, then addi's two operands and result, muli's three.
+  EXPECT_EQ(all.layouts[0].siteCount, 7u);
+  EXPECT_EQ(all.layouts[0].sites.size(), 7u);
+  EXPECT_EQ(two.layouts[0].siteCount, 7u);
+  ASSERT_EQ(two.layouts[0].sites.size(), 2u);
+  EXPECT_EQ(two.layouts[0].sites[1].op, all.layouts[0].sites[1].op);
+  EXPECT_EQ(two.layouts[0].sites[1].position, all.layouts[0].sites[1].position);
+  EXPECT_EQ(two.layouts[0].role, all.layouts[0].role);
+}

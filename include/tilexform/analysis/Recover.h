@@ -35,7 +35,8 @@ struct RecoveredLayout {
   std::string reason;                      // why UNRECOVERABLE / what DIFFERS
   std::string role;                        // the primary role
   std::vector<std::string> roles;
-  std::vector<UseSite> sites;
+  std::vector<UseSite> sites; // the first `maxSites` of them (recover's argument)
+  size_t siteCount = 0;       // every use site
   std::vector<int64_t> shape; // the first shape it is used at (for the proof)
   unsigned warps = 0;         // product of warpsPerCTA along the parent chain (0: n/a)
 };
@@ -107,9 +108,10 @@ struct RecoverReport {
 };
 
 /// Recovers everything above from a loaded module. `arch` overrides the
-/// module's target when not empty.
+/// module's target when not empty. Each layout lists its first `maxSites`
+/// use sites (0: all) and counts them all.
 RecoverReport recover(const ir::Module &mod, gluon::GluonApi api,
-                      const std::string &archOverride = {});
+                      const std::string &archOverride = {}, size_t maxSites = 0);
 
 /// The constant each layout is named by in the anchor module, index-aligned
 /// with report.layouts; empty for a layout with no Gluon constructor. Names
