@@ -17,6 +17,8 @@
 #include "tilexform/ir/Module.h"
 #include "tilexform/ir/OpSchema.h"
 
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/ADT/StringExtras.h>
 #include <mlir/AsmParser/AsmParser.h>
 #include <mlir/IR/BuiltinAttributes.h>
 #include <mlir/IR/Diagnostics.h>
@@ -103,6 +105,9 @@ bool isOpName(llvm::StringRef s) {
   return s.contains('.') || s == "module" || s == "func" || s == "return";
 }
 
+/// Token index ranges [a, b) of the types in a signature.
+using TypeSpans = llvm::SmallVector<std::pair<size_t, size_t>, 8>;
+
 class Parser {
 public:
   Parser(std::string path, llvm::StringRef buffer)
@@ -163,6 +168,7 @@ private:
   // ---- MLIR attributes and types ----
   llvm::Expected<mlir::Type> parseType(const std::string &raw, size_t offset, bool desc = false);
   llvm::Expected<mlir::Attribute> parseAttr(const std::string &raw, size_t offset);
+  std::optional<mlir::Type> simpleTensorType(llvm::StringRef text, size_t offset);
   // Types and attribute dictionaries repeat thousands of times in a dump:
   // look them up by the written text before building any string.
   llvm::Expected<mlir::Type> parseTypeTokens(size_t a, size_t b, bool desc = false) {
@@ -210,8 +216,8 @@ private:
   llvm::Error parseArgumentType(size_t &i, Value *v, size_t closeLimit);
   llvm::Error finishOp(Operation *op, struct OpScan &scan);
   void assignSegments(Operation *op, const struct OpScan &scan);
-  std::vector<std::pair<size_t, size_t>> splitTypes(const std::vector<size_t> &toks, size_t from,
-                                                    size_t to, bool &split, size_t &splitAt) const;
+  TypeSpans splitTypes(llvm::ArrayRef<size_t> toks, size_t from, size_t to, bool &split,
+                       size_t &splitAt) const;
 
   Value *newValue(std::string name) {
     mod_->values.push_back(std::make_unique<Value>());
@@ -253,11 +259,12 @@ struct Use {
 struct OpScan {
   size_t first = 0, nameTok = 0;
   bool generic = false;
-  std::vector<std::pair<std::string, unsigned>> results;
-  std::vector<Use> uses;
-  std::vector<std::pair<size_t, size_t>> dicts; // token ranges [`{`, `}`]
-  std::vector<size_t> sig, arrow;               // token indices of the types
-  std::vector<std::pair<size_t, size_t>> headerRuns;
+  // Inline capacities cover nearly every op: no allocation while scanning one.
+  llvm::SmallVector<std::pair<std::string, unsigned>, 2> results;
+  llvm::SmallVector<Use, 4> uses;
+  llvm::SmallVector<std::pair<size_t, size_t>, 2> dicts; // token ranges [`{`, `}`]
+  llvm::SmallVector<size_t, 16> sig, arrow;              // token indices of the types
+  llvm::SmallVector<std::pair<size_t, size_t>, 2> headerRuns;
   std::vector<Value *> pendingArgs;
   size_t locBegin = 0, locEnd = 0; // tokens inside `loc(...)`
 };
@@ -304,11 +311,69 @@ llvm::Expected<T> Parser::parseWith(const std::string &raw, size_t offset, Fn &&
   return *r;
 }
 
+// `tensor<64x32xf16, #blocked>` or `tensor<128xi32>`, most types of a dump,
+// built directly from their dimensions, element type and encoding alias, the
+// last two each parsed once by the general path: the uniqued type MLIR's
+// parser would give. Anything else (dynamic or scalable sizes, an inline
+// encoding, text the general path would refuse) is left to it, so its
+// errors and positions are the same.
+std::optional<mlir::Type> Parser::simpleTensorType(llvm::StringRef text, size_t offset) {
+  llvm::StringRef body = text;
+  if (!body.consume_front("tensor<") || !body.consume_back(">"))
+    return std::nullopt;
+  llvm::StringRef encoding;
+  if (size_t at = body.rfind(", #"); at != llvm::StringRef::npos) {
+    encoding = body.substr(at + 2);
+    body = body.take_front(at);
+    if (!llvm::all_of(encoding.drop_front(),
+                      [](char c) {
+                        return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$' || c == '-';
+                      }) ||
+        encoding.size() < 2 || !aliases_.has(encoding.str()))
+      return std::nullopt;
+  }
+  llvm::SmallVector<int64_t, 6> dims;
+  while (!body.empty() && llvm::isDigit(body.front())) {
+    size_t n = body.find_first_not_of("0123456789");
+    if (n == llvm::StringRef::npos || body[n] != 'x')
+      return std::nullopt;
+    int64_t d = 0;
+    if (body.take_front(n).getAsInteger(10, d) || d > (int64_t(1) << 40))
+      return std::nullopt;
+    dims.push_back(d);
+    body = body.drop_front(n + 1);
+  }
+  if (dims.empty() || body.empty() || body.contains(' '))
+    return std::nullopt;
+  auto element = parseType(body.str(), offset);
+  if (!element) {
+    llvm::consumeError(element.takeError());
+    return std::nullopt;
+  }
+  if (!mlir::TensorType::isValidElementType(*element))
+    return std::nullopt;
+  mlir::Attribute encodingAttr;
+  if (!encoding.empty()) {
+    auto attr = parseAttr(encoding.str(), offset);
+    if (!attr) {
+      llvm::consumeError(attr.takeError());
+      return std::nullopt;
+    }
+    encodingAttr = *attr;
+  }
+  return mlir::RankedTensorType::get(dims, *element, encodingAttr);
+}
+
 llvm::Expected<mlir::Type> Parser::parseType(const std::string &raw0, size_t offset, bool desc) {
   std::string raw = fixStrippedType(raw0, desc);
   auto cached = typeCache_.find(raw);
   if (cached != typeCache_.end())
     return cached->second;
+  if (raw.size() == raw0.size())
+    if (auto t = simpleTensorType(raw, offset)) {
+      typeCache_.emplace(raw, *t);
+      return *t;
+    }
   // A restored `!ttg.memdesc` prefix is not in the file: an error position
   // inside the text maps back past it.
   size_t prefix = raw.size() - raw0.size();
@@ -960,10 +1025,9 @@ llvm::Expected<std::unique_ptr<Operation>> Parser::parseOp(Block *parent) {
 // Splits the type tokens `toks[from, to)` into one span per type: at
 // depth-0 `,` `*` `[` `]`, between juxtaposed types, and at `->` / `to`
 // (where `split` is set and `splitAt` is the index of the first output).
-std::vector<std::pair<size_t, size_t>> Parser::splitTypes(const std::vector<size_t> &ts,
-                                                          size_t from, size_t to, bool &split,
-                                                          size_t &splitAt) const {
-  std::vector<std::pair<size_t, size_t>> out; // token index ranges [a, b)
+TypeSpans Parser::splitTypes(llvm::ArrayRef<size_t> ts, size_t from, size_t to, bool &split,
+                             size_t &splitAt) const {
+  TypeSpans out; // token index ranges [a, b)
   size_t depth = 0;
   size_t start = llvm::StringRef::npos, last = 0;
   auto flush = [&]() {
@@ -1014,7 +1078,8 @@ void Parser::assignSegments(Operation *op, const OpScan &scan) {
   if (!s || s->segments.empty())
     return;
   size_t nseg = s->segments.size();
-  std::vector<std::vector<uint32_t>> members(nseg);
+  // Per segment: its first operand and how many (a segment is contiguous).
+  llvm::SmallVector<std::pair<uint32_t, uint32_t>, 8> members(nseg, {0, 0});
   // Generic form with explicit segment sizes.
   mlir::Attribute sizesAttr = op->attr("operandSegmentSizes");
   if (!sizesAttr)
@@ -1066,19 +1131,16 @@ void Parser::assignSegments(Operation *op, const OpScan &scan) {
     }
     if (chosen < 0)
       continue;
-    members[chosen].push_back(u);
+    auto &m = members[size_t(chosen)];
+    if (m.second++ == 0)
+      m.first = u;
     lastSeg = chosen;
     cur = s->segments[chosen].variadic ? size_t(chosen) : size_t(chosen) + 1;
     if (s->segments[chosen].variadic && size_t(chosen) + 1 > cur)
       cur = size_t(chosen);
   }
-  op->segments.assign(nseg, {0, 0});
-  for (size_t k = 0; k < nseg; ++k) {
-    if (members[k].empty())
-      continue;
-    // Operands keep their written order; a segment is contiguous in it.
-    op->segments[k] = {members[k].front(), uint32_t(members[k].size())};
-  }
+  // Operands keep their written order; a segment is contiguous in it.
+  op->segments.assign(members.begin(), members.end());
 }
 
 llvm::Error Parser::finishOp(Operation *op, OpScan &scan) {
@@ -1117,6 +1179,7 @@ llvm::Error Parser::finishOp(Operation *op, OpScan &scan) {
   }
 
   // Operands.
+  op->operands.reserve(scan.uses.size());
   for (auto &u : scan.uses) {
     Value *v = lookup(u.name);
     unsigned idx = unsigned(op->operands.size());
@@ -1145,13 +1208,13 @@ llvm::Error Parser::finishOp(Operation *op, OpScan &scan) {
   // The type signature.
   bool known = op->known;
   bool desc = op->schema && op->schema->is(OpFlagStrippedDesc);
-  auto parseSpans = [&](const std::vector<std::pair<size_t, size_t>> &spans, size_t a, size_t b,
-                        std::vector<mlir::Type> &out) -> llvm::Error {
+  auto parseSpans = [&](const TypeSpans &spans, size_t a, size_t b,
+                        llvm::SmallVectorImpl<mlir::Type> &out) -> llvm::Error {
     for (size_t k = a; k < b; ++k) {
       auto [x, y] = spans[k];
       // A parenthesised list: `(A, B)`.
       if (kind(x) == TokenKind::LParen && matching(x) == y - 1) {
-        std::vector<size_t> inner;
+        llvm::SmallVector<size_t, 16> inner;
         for (size_t i = x + 1; i + 1 < y; ++i)
           inner.push_back(i);
         bool s2 = false;
@@ -1172,7 +1235,7 @@ llvm::Error Parser::finishOp(Operation *op, OpScan &scan) {
     }
     return llvm::Error::success();
   };
-  std::vector<mlir::Type> ins, outs, arrowTypes;
+  llvm::SmallVector<mlir::Type, 4> ins, outs, arrowTypes;
   bool split = false;
   size_t splitAt = 0;
   auto spans = splitTypes(scan.sig, 0, scan.sig.size(), split, splitAt);
@@ -1201,13 +1264,14 @@ llvm::Error Parser::finishOp(Operation *op, OpScan &scan) {
       arrowTypes.clear();
     }
   }
-  op->signatureTypes = ins;
+  op->signatureTypes.reserve(ins.size() + outs.size());
+  op->signatureTypes.assign(ins.begin(), ins.end());
   op->signatureTypes.insert(op->signatureTypes.end(), outs.begin(), outs.end());
 
   // Result types, by the op's rule; nothing is guessed.
   mlir::MLIRContext *ctx = mod_->context.get();
   size_t n = op->results.size();
-  std::vector<mlir::Type> types;
+  llvm::SmallVector<mlir::Type, 4> types;
   ResultRule rule = op->schema ? op->schema->results : ResultRule::Structural;
   if (scan.generic)
     rule = split ? ResultRule::Outputs : ResultRule::None;

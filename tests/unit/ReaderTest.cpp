@@ -296,3 +296,42 @@ module {
   EXPECT_EQ(types["%v"], "i64");
   EXPECT_EQ(types["%k"], "i1");
 }
+
+// The reader builds `tensor<DIMSxELEM, #alias>` itself; the type must be the
+// very one MLIR's parser gives for the text with the alias written out.
+TEST(Reader, SimpleTensorTypesAreMlirsOwn) {
+  const char *layout = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], "
+                       "warpsPerCTA = [4, 1], order = [1, 0]}>";
+  std::string text = std::string("#blocked = ") + layout + R"(
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%p: !tt.ptr<f16>) {
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %z = arith.constant dense<0.0> : tensor<64x32xf16, #blocked>
+    %q = tt.splat %p : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>, #blocked>
+    %w = arith.constant dense<1> : tensor<8xi32>
+    tt.return
+  }
+}
+)";
+  auto m = ir::loadModuleText(text, "t.ttgir");
+  ASSERT_TRUE(bool(m)) << errorText(m.takeError());
+  mlir::MLIRContext *ctx = (*m)->context.get();
+  std::map<std::string, std::string> expected = {
+      {"%r", std::string("tensor<64xi32, #ttg.slice<{dim = 1, parent = ") + layout + "}>>"},
+      {"%z", std::string("tensor<64x32xf16, ") + layout + ">"},
+      {"%q", std::string("tensor<64x32x!tt.ptr<f16>, ") + layout + ">"},
+      {"%w", "tensor<8xi32>"}};
+  int seen = 0;
+  (*m)->walk([&](ir::Operation *op) {
+    for (auto *v : op->results) {
+      auto it = expected.find(v->name);
+      if (it == expected.end())
+        continue;
+      ++seen;
+      auto t = ir::parseTypeText(ctx, it->second);
+      ASSERT_TRUE(bool(t)) << errorText(t.takeError());
+      EXPECT_EQ(v->type, *t) << v->name;
+    }
+  });
+  EXPECT_EQ(seen, 4);
+}
