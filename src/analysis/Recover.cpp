@@ -5,17 +5,17 @@
 
 #include <fmt/format.h>
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringSet.h>
 #include <llvm/Support/SHA256.h>
 
 #include <algorithm>
 #include <cctype>
-#include <deque>
 #include <functional>
 #include <map>
 #include <set>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace tilexform::analysis {
 
@@ -195,6 +195,16 @@ private:
   std::string nameFor(const layout::Encoding &enc);
 
   size_t layoutIndex(mlir::Type type) {
+    // Types are uniqued: one answer per type, worked out once.
+    auto cached = byType_.find(type);
+    if (cached != byType_.end())
+      return cached->second;
+    size_t idx = layoutIndexUncached(type);
+    byType_[type] = idx;
+    return idx;
+  }
+
+  size_t layoutIndexUncached(mlir::Type type) {
     auto enc = ir::encodingOf(type);
     if (!enc || !enc->isLayout())
       return npos;
@@ -307,11 +317,11 @@ private:
   // Every value that holds the same buffer as `root` (views, loop-carried
   // views), found by walking forward.
   void bufferAliases(const Value *root, std::vector<const Value *> &out) {
-    std::deque<const Value *> work{root};
-    std::unordered_set<const Value *> seen{root};
-    while (!work.empty()) {
-      const Value *v = work.front();
-      work.pop_front();
+    // Breadth first: `work` only grows; `head` is the front of the queue.
+    llvm::SmallVector<const Value *, 16> work{root};
+    llvm::SmallPtrSet<const Value *, 16> seen{root};
+    for (size_t head = 0; head < work.size(); ++head) {
+      const Value *v = work[head];
       out.push_back(v);
       for (auto &[user, idx] : v->uses) {
         std::vector<const Value *> next;
@@ -357,16 +367,15 @@ private:
     if (memo != reach_.end())
       return memo->second;
     unsigned bits = 0;
-    std::deque<const Value *> work{start};
-    std::unordered_set<const Value *> seen{start};
+    llvm::SmallVector<const Value *, 16> work{start};
+    llvm::SmallPtrSet<const Value *, 16> seen{start};
     auto push = [&](const Value *v) {
       if (v && seen.insert(v).second)
         work.push_back(v);
     };
     int budget = 4096;
-    while (!work.empty() && --budget > 0) {
-      const Value *v = work.front();
-      work.pop_front();
+    for (size_t head = 0; head < work.size() && --budget > 0; ++head) {
+      const Value *v = work[head];
       for (auto &[user, idx] : v->uses) {
         const std::string &n = user->name;
         if (isDot(user)) {
@@ -751,6 +760,7 @@ private:
   TypeTextCache typeTexts_;
   size_t maxSites_ = 0; // sites listed per layout (0: all)
   std::unordered_map<const layout::Encoding *, size_t> byEncoding_;
+  llvm::DenseMap<mlir::Type, size_t> byType_;
   std::unordered_map<const Value *, size_t> valueLayout_;
   std::unordered_map<const Value *, unsigned> reach_;
 };

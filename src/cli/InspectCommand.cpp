@@ -148,14 +148,14 @@ FileOutput inspectOne(const std::string &file, gluon::GluonApi api) {
   if (isJson(opts.format)) {
     Json j = envelope("inspect", Verdict::Ok, exitCodeFor("inspect", Verdict::Ok));
     j["file"] = shown;
-    j["module"] = module;
-    j["layouts"] = layouts;
-    j["other_aliases"] = otherAliases;
-    j["ops"] = ops;
+    j["module"] = std::move(module);
+    j["layouts"] = std::move(layouts);
+    j["other_aliases"] = std::move(otherAliases);
+    j["ops"] = std::move(ops);
     j["op_total"] = total;
-    j["unknown_ops"] = unknownOps;
-    j["functions"] = functions;
-    j["loops"] = loops;
+    j["unknown_ops"] = std::move(unknownOps);
+    j["functions"] = std::move(functions);
+    j["loops"] = std::move(loops);
     o.doc = std::move(j);
     return o;
   }

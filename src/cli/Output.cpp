@@ -226,7 +226,7 @@ int runOverFiles(const char *command, const std::vector<std::string> &files, boo
     Json j = envelope(command, verdict, overall);
     j["files"] = files.size();
     j["failed"] = errors.size();
-    j["results"] = results;
+    j["results"] = std::move(results);
     printJson(j);
   } else {
     std::string text;

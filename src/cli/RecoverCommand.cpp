@@ -95,15 +95,15 @@ FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
                              {"memory", s.memory},
                              {"source", sourceJson(s.source)}});
       }
-      lj["sites"] = sites;
-      layouts.push_back(lj);
+      lj["sites"] = std::move(sites);
+      layouts.push_back(std::move(lj));
     }
-    j["layouts"] = layouts;
+    j["layouts"] = std::move(layouts);
     Json unsupported = Json::array();
     for (auto &u : report.unsupportedOps)
       unsupported.push_back(
           Json{{"name", u.name}, {"count", u.count}, {"line", u.line}, {"reason", u.reason}});
-    j["unsupported_ops"] = unsupported;
+    j["unsupported_ops"] = std::move(unsupported);
     Json loops = Json::array();
     for (auto &f : report.loops)
       loops.push_back(Json{{"op", f.op},
@@ -119,7 +119,7 @@ FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
                            {"verdict", verdictName(f.verdict)},
                            {"why", f.why},
                            {"source", sourceJson(f.source)}});
-    j["loops"] = loops;
+    j["loops"] = std::move(loops);
     Json loads = Json::array();
     for (auto &l : report.loads)
       loads.push_back(Json{{"op", l.op},
@@ -129,7 +129,7 @@ FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
                            {"contiguity", optionalJson(l.contiguity)},
                            {"stride", l.stride},
                            {"in_loop", l.inLoop}});
-    j["loads"] = loads;
+    j["loads"] = std::move(loads);
     auto &sh = report.shared;
     Json allocs = Json::array();
     for (auto &a : sh.allocations)
@@ -146,14 +146,14 @@ FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
         {"capacity_bytes", sh.capacity ? Json(sh.capacity->value) : Json(nullptr)},
         {"capacity_source", sh.capacity ? Json(sh.capacity->source) : Json(sh.capacityNote)},
         {"over_capacity", sh.capacity ? Json(sh.peakBytes > sh.capacity->value) : Json(nullptr)},
-        {"allocations", allocs}};
+        {"allocations", std::move(allocs)}};
     Json mismatches = Json::array();
     for (auto &m : report.warpMismatches)
       mismatches.push_back(Json{{"layout", m.layout},
                                 {"layout_warps", m.layoutWarps},
                                 {"num_warps", m.expected},
                                 {"line", m.line}});
-    j["num_warps_mismatches"] = mismatches;
+    j["num_warps_mismatches"] = std::move(mismatches);
     j["constants_digest"] = report.constantsDigest;
     if (!opts.out.empty())
       j["out"] = opts.out;

@@ -4,20 +4,54 @@
 #include "tilexform/ir/Lexer.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 
 namespace tilexform::ir {
 
 namespace {
 
-// ASCII only, as MLIR's lexer: no locale, no library call per byte.
-bool isLetter(char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isHex(char c) { return isDigit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
-bool isBareIdChar(char c) { return isLetter(c) || isDigit(c) || c == '_' || c == '$' || c == '.'; }
-// suffix-id ::= (digit+ | ((letter|id-punct) (letter|id-punct|digit)*))
-bool isSuffixChar(char c) {
-  return isLetter(c) || isDigit(c) || c == '$' || c == '.' || c == '_' || c == '-';
+// ASCII only, as MLIR's lexer: no locale, no library call per byte; one
+// table lookup per byte in the loops that take most of the time.
+enum : uint8_t {
+  kLetter = 1,
+  kDigit = 2,
+  kBareId = 4, // letter, digit, `_`, `$`, `.`
+  kSuffix = 8, // suffix-id ::= (digit+ | ((letter|id-punct) (letter|id-punct|digit)*))
+  kSpace = 16,
+  kHex = 32,
+};
+
+constexpr std::array<uint8_t, 256> makeClasses() {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    bool digit = c >= '0' && c <= '9';
+    uint8_t k = 0;
+    if (letter)
+      k |= kLetter;
+    if (digit)
+      k |= kDigit;
+    if (letter || digit || c == '_' || c == '$' || c == '.')
+      k |= kBareId;
+    if (letter || digit || c == '$' || c == '.' || c == '_' || c == '-')
+      k |= kSuffix;
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+      k |= kSpace;
+    if (digit || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))
+      k |= kHex;
+    t[size_t(c)] = k;
+  }
+  return t;
 }
+constexpr std::array<uint8_t, 256> kClasses = makeClasses();
+
+bool is(char c, uint8_t k) { return kClasses[static_cast<unsigned char>(c)] & k; }
+bool isLetter(char c) { return is(c, kLetter); }
+bool isDigit(char c) { return is(c, kDigit); }
+bool isHex(char c) { return is(c, kHex); }
+bool isBareIdChar(char c) { return is(c, kBareId); }
+bool isSuffixChar(char c) { return is(c, kSuffix); }
 
 } // namespace
 
@@ -60,7 +94,7 @@ TokenStream lex(llvm::StringRef buf) {
 
   while (i < n) {
     char c = buf[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+    if (is(c, kSpace)) {
       ++i;
       continue;
     }

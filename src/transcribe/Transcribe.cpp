@@ -7,6 +7,7 @@
 #include "tilexform/ir/Lexer.h"
 #include "tilexform/layout/Encoding.h"
 #include "tilexform/support/InputError.h"
+#include "tilexform/support/Text.h"
 
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
@@ -117,10 +118,6 @@ bool isPointer(mlir::Type t) {
 }
 
 bool isToken(mlir::Type t) { return t && ir::typeText(t).find("token") != std::string::npos; }
-
-std::string listText(const std::vector<int64_t> &v) {
-  return fmt::format("[{}]", fmt::join(v, ", "));
-}
 
 /// Gluon's name for a scalar type; empty when it has none.
 std::string dtypeName(mlir::Type t) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace tilexform {
@@ -29,7 +30,18 @@ template <class... Ts> Overloaded(Ts...) -> Overloaded<Ts...>;
 
 /// `[1, 8]`
 template <typename T> std::string listText(const std::vector<T> &v) {
-  return fmt::format("[{}]", fmt::join(v, ", "));
+  // By hand: every layout's canonical text is made of these lists.
+  std::string out = "[";
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i)
+      out += ", ";
+    if constexpr (std::is_integral_v<T>)
+      out += std::to_string(v[i]);
+    else
+      out += v[i];
+  }
+  out += ']';
+  return out;
 }
 
 /// `[[0, 1], [2, 0]]`
