@@ -755,7 +755,7 @@ private:
   gluon::GluonApi api_;
   RecoverReport report_;
   std::vector<Operation *> allOps_;
-  std::unordered_map<const Operation *, unsigned> order_, end_;
+  llvm::DenseMap<const Operation *, unsigned> order_, end_;
   std::map<std::string, size_t> byText_;
   TypeTextCache typeTexts_;
   size_t maxSites_ = 0; // sites listed per layout (0: all)

@@ -61,6 +61,41 @@ std::string explainExtras(const CLI::App *app, const std::string &what) {
   return "unknown option '" + flag + "'" + (best.empty() ? "" : " (did you mean '" + best + "'?)");
 }
 
+struct CommandDef {
+  const char *name;
+  void (*add)(CLI::App &);
+};
+const CommandDef kCommands[] = {{"inspect", addInspectCommand},
+                                {"layout", addLayoutCommand},
+                                {"recover", addRecoverCommand},
+                                {"verify", addVerifyCommand},
+                                {"probe", addProbeCommand},
+                                {"survey", addSurveyCommand},
+                                {"gate", addGateCommand},
+                                {"audit", addAuditCommand},
+                                {"parity-gate", addParityGateCommand},
+                                {"transcribe", addTranscribeCommand}};
+
+/// The command a command line runs: its first word that is neither an
+/// option nor the value of a global option, when that word names a command;
+/// "" otherwise.
+std::string commandWord(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a(argv[i]);
+    if (a == "--max-input-size" || a == "--color") {
+      ++i; // its value
+      continue;
+    }
+    if (a.starts_with("-"))
+      continue;
+    for (const CommandDef &c : kCommands)
+      if (a == c.name)
+        return c.name;
+    return "";
+  }
+  return "";
+}
+
 } // namespace
 
 int run(int argc, char **argv) { return finishOutput(dispatch(argc, argv)); }
@@ -80,16 +115,13 @@ int dispatch(int argc, char **argv) {
   app.add_option("--max-input-size", maxInput,
                  "Refuse input files larger than this (bytes, or with K/M/G; default 32M)");
   addTerminalOptions(app);
-  addInspectCommand(app);
-  addLayoutCommand(app);
-  addRecoverCommand(app);
-  addVerifyCommand(app);
-  addProbeCommand(app);
-  addSurveyCommand(app);
-  addGateCommand(app);
-  addAuditCommand(app);
-  addParityGateCommand(app);
-  addTranscribeCommand(app);
+  // A run of one command defines that command alone: defining every
+  // command's options is a sizeable part of a small run's start-up. Help,
+  // an unknown word and the generated pages see them all.
+  std::string only = commandWord(argc, argv);
+  for (const CommandDef &c : kCommands)
+    if (only.empty() || only == c.name)
+      c.add(app);
   // The build writes the man pages and completions from these definitions
   // (hidden: not for users, so not in --help).
   if (argc == 3 && llvm::StringRef(argv[1]) == "--generate-man-pages")

@@ -801,7 +801,7 @@ llvm::Expected<std::unique_ptr<Operation>> Parser::parseOp(Block *parent) {
     size_t tok;
     bool successorArgs; // `^bb1(%x : i32)`: uses, not definitions
   };
-  std::vector<Open> stack;
+  llvm::SmallVector<Open, 8> stack;
   bool sigOpen = false, arrowOpen = false;
   size_t runStart = scan.first;
   bool structuralBefore = false; // a region or depth-0 dictionary came before
