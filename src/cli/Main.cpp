@@ -80,6 +80,8 @@ const CommandDef kCommands[] = {{"inspect", addInspectCommand},
 /// option nor the value of a global option, when that word names a command;
 /// "" otherwise.
 std::string commandWord(int argc, char **argv) {
+  if (argc > 1 && llvm::StringRef(argv[1]).starts_with("--generate-"))
+    return ""; // the man pages and completions describe every command
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef a(argv[i]);
     if (a == "--max-input-size" || a == "--color") {
