@@ -185,9 +185,14 @@ int dispatch(int argc, char **argv) {
     if (dynamic_cast<const CLI::ExtrasError *>(&e))
       what = explainExtras(where, what);
     // An option before any command: name it, not the missing command.
+    // (One it knows, such as `--color` given a bad value, keeps CLI11's word.)
     if (argc > 1 && argv[1][0] == '-' && app.get_subcommands().empty() &&
-        !dynamic_cast<const CLI::ExtrasError *>(&e))
-      what = explainExtras(&app, std::string(": ") + argv[1]);
+        !dynamic_cast<const CLI::ExtrasError *>(&e)) {
+      std::string flag = std::string(argv[1]).substr(0, std::string(argv[1]).find('='));
+      auto known = optionSpellings(app);
+      if (std::find(known.begin(), known.end(), flag) == known.end())
+        what = explainExtras(&app, std::string(": ") + argv[1]);
+    }
     std::string help = "tilexform --help";
     if (!app.get_subcommands().empty())
       help = "tilexform " + app.get_subcommands().front()->get_name() + " --help";
