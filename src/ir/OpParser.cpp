@@ -1451,10 +1451,15 @@ llvm::Expected<std::unique_ptr<Module>> Parser::run() {
   if (!forward_.empty()) {
     // A use never defined: point at the first such use.
     const Value *first = nullptr;
-    for (auto &[name, v] : forward_)
-      if (!v->uses.empty() &&
-          (!first || v->uses[0].first->pos.line < first->uses[0].first->pos.line))
+    auto at = [](const Value *v) {
+      const TextPos &p = v->uses[0].first->pos;
+      return std::make_tuple(p.line, p.col, llvm::StringRef(v->name));
+    };
+    for (auto &entry : forward_) {
+      const Value *v = entry.second;
+      if (!v->uses.empty() && (!first || at(v) < at(first)))
         first = v;
+    }
     if (first) {
       TextPos pos = first->uses[0].first->pos;
       return llvm::make_error<InputError>(path_, pos.line, pos.col,
