@@ -21,7 +21,8 @@ Measures, as the median of several repetitions:
   - survey: `tilexform survey -j 2` over 5,000 generated kernel modules,
     against CPython's own `ast.parse` of the same files in one process;
   - recover: one process per plain .ttgir dump, text and JSON, each as its
-    median above `/bin/true` (the largest, the kitchen sink, named), and
+    median over interleaved rounds above `/bin/true` (the largest, the
+    kitchen sink, named, and the slowest three), and
     every plain dump in one process with `--format jsonl`;
   - scale: probe and survey over trees of 1,000 and 10,000 kernels, wall time
     and peak memory of the process (`/usr/bin/time`), and the 1k -> 10k growth.
@@ -154,14 +155,31 @@ if want("survey"):
 
 if want("recover"):
     plain = sorted(p for p in (here / "tests" / "corpus").rglob("*.ttgir") if "gluon" not in p.name)
-    per = {}
-    for f in plain:
-        per[f] = (timed([tool, "recover", str(f)], 11) - true_s,
-              timed([tool, "recover", "--json", str(f)], 11) - true_s)
+    # Round-robin: every round runs /bin/true and every dump in text and in
+    # JSON once, so a slow moment of the machine costs one sample of many
+    # dumps, not every sample of one; each figure is its median over the
+    # rounds, less the median /bin/true.
+    rounds = 15
+    samples = {f: ([], []) for f in plain}
+    floor = []
+
+    def once(cmd):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        return time.perf_counter() - t0
+
+    for _ in range(rounds):
+        floor.append(once(["/bin/true"]))
+        for f in plain:
+            samples[f][0].append(once([tool, "recover", str(f)]))
+            samples[f][1].append(once([tool, "recover", "--json", str(f)]))
+    floor_s = statistics.median(floor)
+    per = {f: (statistics.median(t) - floor_s, statistics.median(j) - floor_s)
+           for f, (t, j) in samples.items()}
     text_ms = sorted(v[0] * 1e3 for v in per.values())
     json_ms = sorted(v[1] * 1e3 for v in per.values())
     big = max(plain, key=lambda p: p.stat().st_size)
-    print(f"recover   {len(plain)} plain dumps, one process each, above /bin/true: median {statistics.median(text_ms):.2f} ms text, "
+    print(f"recover   {len(plain)} plain dumps, one process each ({rounds} rounds), above /bin/true: median {statistics.median(text_ms):.2f} ms text, "
           f"{statistics.median(json_ms):.2f} ms JSON; max {text_ms[-1]:.2f} / {json_ms[-1]:.2f} ms")
     print(f"          largest ({big.parent.name}/{big.name}, {big.stat().st_size / 1e3:.0f} KB): "
           f"{per[big][0] * 1e3:.2f} ms text, {per[big][1] * 1e3:.2f} ms JSON above /bin/true")
