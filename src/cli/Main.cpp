@@ -152,7 +152,7 @@ int dispatch(int argc, char **argv) {
       std::string of = argv[2];
       for (auto *sub : app.get_subcommands({}))
         if (sub->get_name() == of) {
-          printText(sub->help());
+          printText(sub->help("tilexform")); // the usage line as `COMMAND --help` gives it
           return kExitOk;
         }
       std::string best = nearest(of, names);
