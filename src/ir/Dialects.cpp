@@ -908,10 +908,26 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
   return {};
 }
 
+// How deep unknown bodies may nest inside unknown bodies. Each level reads
+// its body again for every level around it, so a deep nest of them costs
+// time exponential in its depth (a fuzzed 800-byte type ran for minutes);
+// real ones nest two or three deep.
+constexpr int kMaxOpaqueDepth = 8;
+thread_local int opaqueDepth = 0;
+
 // Consumes an attribute or type body we only keep by text.
 bool skipOpaqueBody(DialectAsmParser &p) {
   if (failed(p.parseOptionalLess()))
     return true;
+  if (opaqueDepth >= kMaxOpaqueDepth) {
+    p.emitError(p.getCurrentLocation(), "unknown types or attributes nested deeper than " +
+                                            std::to_string(kMaxOpaqueDepth));
+    return false;
+  }
+  ++opaqueDepth;
+  struct Leave {
+    ~Leave() { --opaqueDepth; }
+  } leave;
   int depth = 1;
   int guard = 0;
   while (depth > 0) {
