@@ -35,3 +35,23 @@ function(tilexform_use_static_llvm)
     endif()
   endforeach()
 endfunction()
+
+# For a fully static executable: LLVMSupport's interface names the shared zlib
+# and zstd (static archives are wanted) and Z3's shared library (nothing we
+# link calls LLVM's Z3 solver, and Debian ships no static Z3).
+function(tilexform_use_static_support_libs)
+  find_library(_zlib_a NAMES libz.a REQUIRED)
+  find_library(_zstd_a NAMES libzstd.a REQUIRED)
+  get_target_property(_libs LLVMSupport INTERFACE_LINK_LIBRARIES)
+  set(_static)
+  foreach(_lib IN LISTS _libs)
+    if(_lib STREQUAL "ZLIB::ZLIB")
+      list(APPEND _static ${_zlib_a})
+    elseif(_lib MATCHES "^zstd::")
+      list(APPEND _static ${_zstd_a})
+    elseif(NOT _lib MATCHES "libz3\\.so")
+      list(APPEND _static ${_lib})
+    endif()
+  endforeach()
+  set_target_properties(LLVMSupport PROPERTIES INTERFACE_LINK_LIBRARIES "${_static}")
+endfunction()

@@ -8,7 +8,7 @@ shift || true
 
 packages=(cmake ninja-build g++ python3
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
-  libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev libgtest-dev libgmock-dev libzstd-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev libgtest-dev libgmock-dev libzstd-dev zlib1g-dev
   python3-jsonschema)
 
 missing=()
