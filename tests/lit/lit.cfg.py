@@ -26,3 +26,5 @@ if not getattr(config, "sanitized", False):
 # Bounded time and memory for a command: %bounded (tests/tools/bounded).
 config.environment["TILEXFORM_SANITIZED"] = "1" if getattr(config, "sanitized", False) else "0"
 config.substitutions.append(("%bounded", os.path.join(config.source_root, "tests", "tools", "bounded")))
+if getattr(config, "static_executable", False):
+    config.available_features.add("static-executable")
