@@ -10,6 +10,7 @@
 #include <mlir/AsmParser/AsmParser.h>
 #include <mlir/IR/Diagnostics.h>
 
+#include <llvm/ADT/SmallString.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 namespace tilexform::ir {
@@ -115,31 +116,34 @@ std::string Module::aliasFor(mlir::Attribute attr) const {
   return "";
 }
 
-std::string canonicalName(llvm::StringRef name) {
-  static const std::pair<const char *, const char *> prefixes[] = {{"triton_gpu.", "ttg."},
-                                                                   {"triton_nvidia_gpu.", "ttng."},
-                                                                   {"amdgpu.", "amdg."},
-                                                                   {"nvgpu.", "nvg."}};
-  std::string out = name.str();
+ResolvedOpName resolveOpName(llvm::StringRef name) {
+  static const std::pair<llvm::StringLiteral, llvm::StringLiteral> prefixes[] = {
+      {"triton_gpu.", "ttg."}, {"triton_nvidia_gpu.", "ttng."}, {"amdgpu.", "amdg."}, {"nvgpu.", "nvg."}};
+  llvm::SmallString<64> renamed;
+  llvm::StringRef out = name;
   for (auto &[from, to] : prefixes)
     if (name.starts_with(from)) {
-      out = std::string(to) + name.substr(strlen(from)).str();
+      renamed = to;
+      renamed += name.drop_front(from.size());
+      out = renamed;
       break;
     }
   if (out == "module")
-    return "builtin.module";
-  if (out == "func")
-    return "func.func";
-  if (out == "return")
-    return "func.return";
-  // An older name of an op the table knows.
+    out = "builtin.module";
+  else if (out == "func")
+    out = "func.func";
+  else if (out == "return")
+    out = "func.return";
+  // An older name of an op the table knows comes back as the table's name.
   if (const OpSchema *s = lookupOpSchema(out))
-    return s->name;
-  return out;
+    return {s->name.str(), s};
+  return {out.str(), nullptr};
 }
 
+std::string canonicalName(llvm::StringRef name) { return resolveOpName(name).name; }
+
 bool isKnownOp(mlir::MLIRContext *, llvm::StringRef name) {
-  return lookupOpSchema(canonicalName(name)) != nullptr;
+  return resolveOpName(name).schema != nullptr;
 }
 
 namespace {

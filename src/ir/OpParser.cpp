@@ -501,7 +501,7 @@ bool Parser::regionAt(size_t i) const {
     if (after == TokenKind::Equal || after == TokenKind::Comma)
       return false;
     if (after == TokenKind::RBrace)
-      return isOpName(spell(n)) && lookupOpSchema(canonicalName(spell(n))) != nullptr;
+      return isOpName(spell(n)) && resolveOpName(spell(n)).schema != nullptr;
     return true;
   }
   default:
@@ -792,8 +792,9 @@ llvm::Expected<std::unique_ptr<Operation>> Parser::parseOp(Block *parent) {
   if (!scan.generic && !isOpName(op->writtenName))
     return errorTok(p_, "expected a dialect-qualified operation name, got '" +
                             clipForMessage(op->writtenName) + "'");
-  op->name = canonicalName(op->writtenName);
-  op->schema = lookupOpSchema(op->name);
+  auto resolved = resolveOpName(op->writtenName);
+  op->name = std::move(resolved.name);
+  op->schema = resolved.schema;
   op->known = op->schema != nullptr;
   ++p_;
 

@@ -19,7 +19,7 @@ std::vector<OperandSegment> parseSegments(llvm::StringRef spec) {
       s.keyword = "[";
       p = p.drop_front(2);
     } else if (auto colon = p.find(':'); colon != llvm::StringRef::npos) {
-      s.keyword = p.take_front(colon).str();
+      s.keyword = p.take_front(colon);
       p = p.drop_front(colon + 1);
     }
     if (p.ends_with("?")) {
@@ -30,7 +30,7 @@ std::vector<OperandSegment> parseSegments(llvm::StringRef spec) {
       s.optional = true;
       p = p.drop_back();
     }
-    s.name = p.str();
+    s.name = p;
     out.push_back(std::move(s));
   }
   return out;
@@ -51,8 +51,7 @@ struct Table {
       s.flags = flags;
       llvm::SmallVector<llvm::StringRef> names;
       llvm::StringRef(legacy).split(names, '|', -1, false);
-      for (auto n : names)
-        s.legacyNames.push_back(n.str());
+      s.legacyNames.assign(names.begin(), names.end());
       schemas.push_back(std::move(s));
     };
 #define TX_OP(NAME, OPERANDS, RESULTS, ARGS, FLAGS, LEGACY)                                        \

@@ -172,5 +172,12 @@ llvm::Expected<mlir::Type> parseTypeText(mlir::MLIRContext *ctx, const std::stri
 bool isKnownOp(mlir::MLIRContext *ctx, llvm::StringRef name);
 /// Canonical spelling of an op or attribute prefix (`triton_gpu.x` -> `ttg.x`).
 std::string canonicalName(llvm::StringRef name);
+/// An op name as written, made canonical, with the op's schema where the
+/// table knows it (null otherwise): one lookup.
+struct ResolvedOpName {
+  std::string name;
+  const OpSchema *schema = nullptr;
+};
+ResolvedOpName resolveOpName(llvm::StringRef written);
 
 } // namespace tilexform::ir

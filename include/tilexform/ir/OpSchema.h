@@ -55,20 +55,21 @@ enum OpFlags : uint16_t {
 
 /// One operand segment: `name`, optional, variadic, introduced by a keyword
 /// (`mask %m`, `stride = %s`) or written in square brackets (`%p[%off]`).
+/// The table's text is static: the names point into it.
 struct OperandSegment {
-  std::string name;
-  std::string keyword; // "" positional, "[" bracketed, else the keyword
+  llvm::StringRef name;
+  llvm::StringRef keyword; // "" positional, "[" bracketed, else the keyword
   bool optional = false;
   bool variadic = false;
 };
 
 struct OpSchema {
-  std::string name; // canonical
+  llvm::StringRef name; // canonical
   std::vector<OperandSegment> segments;
   ResultRule results = ResultRule::Structural;
   RegionArgs regionArgs = RegionArgs::Written;
   uint16_t flags = OpFlagNone;
-  std::vector<std::string> legacyNames;
+  std::vector<llvm::StringRef> legacyNames;
 
   bool is(OpFlags f) const { return (flags & f) != 0; }
   /// Index of a segment by name, or -1.
