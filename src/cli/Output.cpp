@@ -9,6 +9,7 @@
 #include "tilexform/ir/Module.h"
 #include "tilexform/support/InputError.h"
 #include "tilexform/support/Parallel.h"
+#include "tilexform/support/RunArena.h"
 
 #include <CLI/CLI.hpp>
 #include <llvm/ADT/ScopeExit.h>
@@ -172,6 +173,8 @@ int runOverFiles(const char *command, const std::vector<std::string> &files, boo
                  unsigned jobs, bool quiet,
                  const std::function<FileOutput(const std::string &)> &one) {
   gOneInput = files.size() == 1;
+  if (gOneInput)
+    arena::begin();
   auto kept = std::make_unique<std::vector<FileOutput>>(files.size());
   auto &out = *kept;
   llvm::scope_exit keep([&] { keepUntilExit(std::move(kept)); });

@@ -118,7 +118,10 @@ std::string Module::aliasFor(mlir::Attribute attr) const {
 
 ResolvedOpName resolveOpName(llvm::StringRef name) {
   static const std::pair<llvm::StringLiteral, llvm::StringLiteral> prefixes[] = {
-      {"triton_gpu.", "ttg."}, {"triton_nvidia_gpu.", "ttng."}, {"amdgpu.", "amdg."}, {"nvgpu.", "nvg."}};
+      {"triton_gpu.", "ttg."},
+      {"triton_nvidia_gpu.", "ttng."},
+      {"amdgpu.", "amdg."},
+      {"nvgpu.", "nvg."}};
   llvm::SmallString<64> renamed;
   llvm::StringRef out = name;
   for (auto &[from, to] : prefixes)
