@@ -287,14 +287,9 @@ llvm::Expected<ProbeReport> probe(const std::vector<std::string> &paths,
       ++last;
     }
     std::vector<FileResult> results(files.size()); // results[j] is files[j]'s
-    size_t base = done;
-    parallelForWithProgress(files.size(), options.jobs,
-                            options.progress
-                                ? std::function<void(size_t, size_t)>([&](size_t n, size_t) {
-                                    options.progress(base + n, unique.size());
-                                  })
-                                : std::function<void(size_t, size_t)>(),
-                            [&](size_t j) { results[j] = readOne(unique[files[j]]); });
+    parallelForWithProgress(files.size(), options.jobs, options.progress,
+                            [&](size_t j) { results[j] = readOne(unique[files[j]]); },
+                            {done, unique.size()});
     done += files.size();
 
     size_t j = 0;

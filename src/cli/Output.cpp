@@ -101,20 +101,26 @@ bool gJsonLines = false;
 void setJsonLines(bool lines) { gJsonLines = lines; }
 bool jsonLines() { return gJsonLines; }
 
+namespace {
+/// One line (jsonl) or indented by two; invalid UTF-8 replaced, not thrown.
+std::string dumpJson(const Json &doc, bool oneLine) {
+  return doc.dump(oneLine ? -1 : 2, ' ', false, Json::error_handler_t::replace);
+}
+} // namespace
+
 void printJson(const Json &doc) {
   // Render fully before writing so a failure never leaves half a document.
-  std::string text = gJsonLines ? doc.dump(-1, ' ', false, Json::error_handler_t::replace)
-                                : doc.dump(2, ' ', false, Json::error_handler_t::replace);
+  std::string text = dumpJson(doc, gJsonLines);
   text += '\n';
   printText(text);
 }
 
 std::string renderArrayElement(const Json &element) {
   if (gJsonLines)
-    return element.dump(-1, ' ', false, Json::error_handler_t::replace);
+    return dumpJson(element, true);
   // An element of a top-level key's array is two levels deep: four spaces
   // before each of its lines (a string never holds a raw newline).
-  std::string flat = element.dump(2, ' ', false, Json::error_handler_t::replace);
+  std::string flat = dumpJson(element, false);
   std::string out = "    ";
   out.reserve(flat.size() + flat.size() / 8 + 4);
   for (char c : flat) {
@@ -126,8 +132,7 @@ std::string renderArrayElement(const Json &element) {
 }
 
 void printJsonWithArrays(const Json &doc, llvm::ArrayRef<RenderedArray> arrays) {
-  std::string head = gJsonLines ? doc.dump(-1, ' ', false, Json::error_handler_t::replace)
-                                : doc.dump(2, ' ', false, Json::error_handler_t::replace);
+  std::string head = dumpJson(doc, gJsonLines);
   // Reopen the closing brace: `{...}` or `{\n...\n}`.
   bool first = doc.empty();
   head.resize(head.size() - (gJsonLines || first ? 1 : 2));

@@ -22,8 +22,8 @@ void begin() {
 #if defined(__linux__)
   if (gEnd.load(std::memory_order_acquire))
     return;
-  void *p = mmap(nullptr, kReserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                 -1, 0);
+  void *p = mmap(nullptr, kReserve, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED)
     return;
   madvise(p, kReserve, MADV_HUGEPAGE); // a hint; ignored where huge pages are off

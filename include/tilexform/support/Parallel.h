@@ -12,9 +12,16 @@
 
 namespace tilexform {
 
+/// Where a batch stands in a larger run: `before` items were done in earlier
+/// batches, of `total` (0: the batch is the whole run).
+struct ProgressOf {
+  size_t before = 0, total = 0;
+};
+
 template <class F>
 void parallelForWithProgress(size_t count, unsigned jobs,
-                             const std::function<void(size_t, size_t)> &progress, F &&body) {
+                             const std::function<void(size_t, size_t)> &progress, F &&body,
+                             ProgressOf of = {}) {
   std::atomic<size_t> done{0};
   std::mutex progressMutex;
   llvm::parallel::strategy = llvm::hardware_concurrency(jobs);
@@ -23,7 +30,7 @@ void parallelForWithProgress(size_t count, unsigned jobs,
     size_t n = ++done;
     if (progress) {
       std::lock_guard<std::mutex> lock(progressMutex);
-      progress(n, count);
+      progress(of.before + n, of.total ? of.total : count);
     }
   });
 }
