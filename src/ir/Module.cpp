@@ -15,8 +15,8 @@
 
 namespace tilexform::ir {
 
-llvm::Expected<std::unique_ptr<Module>> parseModuleBuffer(const std::string &path,
-                                                          llvm::StringRef buffer);
+llvm::Expected<std::unique_ptr<Module>>
+parseModuleBuffer(const std::string &path, std::unique_ptr<llvm::MemoryBuffer> buffer);
 
 Operation *Operation::parentOp() const {
   if (!parentBlock || !parentBlock->parent)
@@ -296,22 +296,29 @@ llvm::Expected<T> parseStandalone(mlir::MLIRContext *ctx, const std::string &tex
 
 } // namespace
 
-llvm::Expected<std::unique_ptr<Module>> loadModuleText(const std::string &text,
-                                                       const std::string &path) {
-  if (auto e = checkText(path, text))
+namespace {
+llvm::Expected<std::unique_ptr<Module>> loadModuleBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                                                         const std::string &path) {
+  if (auto e = checkText(path, buffer->getBuffer()))
     return e;
-  auto mod = parseModuleBuffer(path, text);
+  auto mod = parseModuleBuffer(path, std::move(buffer));
   if (mod)
     if (auto e = readFacts(**mod))
       return e;
   return mod;
+}
+} // namespace
+
+llvm::Expected<std::unique_ptr<Module>> loadModuleText(llvm::StringRef text,
+                                                       const std::string &path) {
+  return loadModuleBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, path), path);
 }
 
 llvm::Expected<std::unique_ptr<Module>> loadModuleFile(const std::string &path) {
   auto buf = readInputFile(path);
   if (!buf)
     return buf.takeError();
-  return loadModuleText((*buf)->getBuffer().str(), path);
+  return loadModuleBuffer(std::move(*buf), path);
 }
 
 llvm::Expected<mlir::Attribute> parseAttributeText(mlir::MLIRContext *ctx,

@@ -110,8 +110,9 @@ using TypeSpans = llvm::SmallVector<std::pair<size_t, size_t>, 8>;
 
 class Parser {
 public:
-  Parser(std::string path, llvm::StringRef buffer)
-      : path_(std::move(path)), buf_(buffer), lines_(buffer) {}
+  Parser(std::string path, std::unique_ptr<llvm::MemoryBuffer> buffer)
+      : path_(std::move(path)), owned_(std::move(buffer)), buf_(owned_->getBuffer()), lines_(buf_) {
+  }
   ~Parser() {
     if (context_)
       setAliasAttributes(context_, nullptr);
@@ -228,6 +229,7 @@ private:
   void define(const std::string &name, Value *v);
 
   std::string path_;
+  std::unique_ptr<llvm::MemoryBuffer> owned_; // handed to the module
   llvm::StringRef buf_;
   LineTable lines_;
   std::vector<Token> toks_;
@@ -1396,8 +1398,8 @@ llvm::Expected<std::unique_ptr<Module>> Parser::run() {
   mod_ = std::make_unique<Module>();
   mod_->path = path_;
   // The module keeps the text: every offset into it stays the same.
-  mod_->source = buf_.str();
-  buf_ = mod_->source;
+  mod_->source = buf_;
+  mod_->buffer = std::move(owned_);
   mod_->context = makeContext();
   context_ = mod_->context.get();
   setAliasAttributes(context_, &aliasAttrs_);
@@ -1495,9 +1497,9 @@ llvm::Expected<std::unique_ptr<Module>> Parser::run() {
 
 } // namespace
 
-llvm::Expected<std::unique_ptr<Module>> parseModuleBuffer(const std::string &path,
-                                                          llvm::StringRef buffer) {
-  Parser parser(path, buffer);
+llvm::Expected<std::unique_ptr<Module>>
+parseModuleBuffer(const std::string &path, std::unique_ptr<llvm::MemoryBuffer> buffer) {
+  Parser parser(path, std::move(buffer));
   return parser.run();
 }
 

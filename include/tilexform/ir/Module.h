@@ -16,6 +16,7 @@
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <mlir/IR/BuiltinAttributes.h>
 
 #include <map>
@@ -123,7 +124,8 @@ struct ModuleFacts {
 class Module {
 public:
   std::string path;
-  std::string source; // the text read (operations' own text points into it)
+  llvm::StringRef source;                     // the text read (operations' own text points into it)
+  std::unique_ptr<llvm::MemoryBuffer> buffer; // owns `source`
   std::unique_ptr<mlir::MLIRContext> context;
   ModuleFacts facts;
   mlir::DictionaryAttr moduleAttributes;
@@ -160,7 +162,7 @@ using tilexform::InputError;
 
 /// Loads a dump from a file, or from text (with `path` used in messages).
 llvm::Expected<std::unique_ptr<Module>> loadModuleFile(const std::string &path);
-llvm::Expected<std::unique_ptr<Module>> loadModuleText(const std::string &text,
+llvm::Expected<std::unique_ptr<Module>> loadModuleText(llvm::StringRef text,
                                                        const std::string &path);
 
 /// Parses one attribute or type written in Triton's syntax (older spellings
