@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs tilexform's build dependencies (Debian 12 packages only) and builds
 # it. Usage: scripts/setup.sh [BUILD_DIR] [extra cmake args...]
+# TILEXFORM_BUILD_TARGETS (space-separated) builds only those targets.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
@@ -24,4 +25,5 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
-ninja -C "$build"
+# shellcheck disable=SC2086 # a list of target names
+ninja -C "$build" ${TILEXFORM_BUILD_TARGETS:-}
