@@ -22,7 +22,7 @@ std::string trim(const std::string &s) {
   return s.substr(b, e - b + 1);
 }
 
-size_t skipString(const std::string &s, size_t i) {
+size_t skipString(llvm::StringRef s, size_t i) {
   for (size_t j = i + 1; j < s.size(); ++j) {
     if (s[j] == '\\')
       ++j;
@@ -32,7 +32,7 @@ size_t skipString(const std::string &s, size_t i) {
   return std::string::npos;
 }
 
-size_t matchBracket(const std::string &s, size_t i) {
+size_t matchBracket(llvm::StringRef s, size_t i) {
   size_t depth = 0;
   for (size_t j = i; j < s.size(); ++j) {
     char c = s[j];

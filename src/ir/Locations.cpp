@@ -2,13 +2,11 @@
 // the source variable (`loc("acc"(#loc3))`) and fuses or nests call sites.
 #include "ReaderSupport.h"
 
-#include <cstdio>
-
 namespace tilexform::ir::detail {
 
-SourceLoc LocationResolver::resolve(const std::string &rawText, int depth) {
+SourceLoc LocationResolver::resolve(llvm::StringRef text, int depth) {
   SourceLoc out;
-  std::string t = trim(rawText);
+  llvm::StringRef t = text.trim(" \t\r\n");
   if (depth > 64 || t.empty())
     return out;
   if (t[0] == '#') {
@@ -18,32 +16,31 @@ SourceLoc LocationResolver::resolve(const std::string &rawText, int depth) {
     auto a = aliases_.find(t);
     if (a == aliases_.end()) {
       if (missing_.empty())
-        missing_ = t;
+        missing_ = t.str();
       return out;
     }
     out = resolve(a->second, depth + 1);
     cache_[t] = out;
     return out;
   }
-  if (t.rfind("callsite(", 0) == 0) {
+  if (t.starts_with("callsite(")) {
     size_t close = matchBracket(t, 8);
-    std::string inner = close == std::string::npos ? t.substr(9) : t.substr(9, close - 9);
-    size_t at = inner.find(" at ");
-    return resolve(at == std::string::npos ? inner : inner.substr(0, at), depth + 1);
+    llvm::StringRef inner = t.slice(9, close == llvm::StringRef::npos ? t.size() : close);
+    return resolve(inner.substr(0, inner.find(" at ")), depth + 1);
   }
-  if (t.rfind("fused", 0) == 0) {
+  if (t.starts_with("fused")) {
     size_t lb = t.find('[');
-    if (lb == std::string::npos)
+    if (lb == llvm::StringRef::npos)
       return out;
     size_t rb = matchBracket(t, lb);
-    std::string inner = t.substr(lb + 1, (rb == std::string::npos ? t.size() : rb) - lb - 1);
+    llvm::StringRef inner = t.slice(lb + 1, rb == llvm::StringRef::npos ? t.size() : rb);
     // The first part that resolves.
     int d = 0;
     size_t start = 0;
     for (size_t i = 0; i <= inner.size(); ++i) {
       if (i < inner.size() && inner[i] == '"') {
         i = skipString(inner, i);
-        if (i == std::string::npos)
+        if (i == llvm::StringRef::npos)
           break;
         continue;
       }
@@ -52,7 +49,7 @@ SourceLoc LocationResolver::resolve(const std::string &rawText, int depth) {
       else if (i < inner.size() && (inner[i] == ')' || inner[i] == ']'))
         --d;
       else if (i == inner.size() || (inner[i] == ',' && d == 0)) {
-        SourceLoc part = resolve(inner.substr(start, i - start), depth + 1);
+        SourceLoc part = resolve(inner.slice(start, i), depth + 1);
         if (part.known())
           return part;
         start = i + 1;
@@ -62,25 +59,30 @@ SourceLoc LocationResolver::resolve(const std::string &rawText, int depth) {
   }
   if (t[0] == '"') {
     size_t e = skipString(t, 0);
-    if (e == std::string::npos)
+    if (e == llvm::StringRef::npos)
       return out;
-    std::string s = t.substr(1, e - 1);
-    std::string rest = trim(t.substr(e + 1));
-    if (!rest.empty() && rest[0] == ':') {
-      out.file = s;
+    llvm::StringRef s = t.slice(1, e);
+    llvm::StringRef rest = t.drop_front(e + 1).ltrim(" \t\r\n");
+    if (rest.consume_front(":")) {
+      // `"file":line:col`, blanks allowed between the tokens as MLIR's lexer
+      // allows them; what parses is kept.
+      out.file = s.str();
+      constexpr const char *blank = " \t\r\n";
       unsigned line = 0, col = 0;
-      if (std::sscanf(rest.c_str(), ":%u:%u", &line, &col) >= 1) {
+      rest = rest.ltrim(blank);
+      if (!rest.consumeInteger(10, line)) {
         out.line = line;
-        out.col = col;
+        rest = rest.ltrim(blank);
+        if (rest.consume_front(":") && !rest.ltrim(blank).consumeInteger(10, col))
+          out.col = col;
       }
       return out;
     }
-    if (!rest.empty() && rest[0] == '(') {
+    if (rest.starts_with("(")) {
       size_t close = matchBracket(rest, 0);
-      std::string child = rest.substr(1, (close == std::string::npos ? rest.size() : close) - 1);
-      out = resolve(child, depth + 1);
+      out = resolve(rest.slice(1, close == llvm::StringRef::npos ? rest.size() : close), depth + 1);
     }
-    out.name = s;
+    out.name = s.str();
     return out;
   }
   return out;

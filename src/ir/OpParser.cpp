@@ -423,19 +423,21 @@ Value *Parser::lookup(const std::string &name) {
 }
 
 void Parser::define(const std::string &name, Value *v) {
-  if (v->definingOp && v->definingOp->results.size() == 1 && !llvm::StringRef(name).contains('#') &&
-      forward_.count(name + "#0"))
-    define(name + "#0", v);
-  auto f = forward_.find(name);
-  if (f != forward_.end()) {
-    // A use came first (graph regions, branches): fold it into the definition.
-    Value *placeholder = f->second;
-    for (auto &[op, idx] : placeholder->uses) {
-      op->operands[idx] = v;
-      v->uses.emplace_back(op, idx);
+  if (!forward_.empty()) { // uses before definitions are rare: no lookups without them
+    if (v->definingOp && v->definingOp->results.size() == 1 &&
+        !llvm::StringRef(name).contains('#') && forward_.count(name + "#0"))
+      define(name + "#0", v);
+    auto f = forward_.find(name);
+    if (f != forward_.end()) {
+      // A use came first (graph regions, branches): fold it into the definition.
+      Value *placeholder = f->second;
+      for (auto &[op, idx] : placeholder->uses) {
+        op->operands[idx] = v;
+        v->uses.emplace_back(op, idx);
+      }
+      placeholder->uses.clear();
+      forward_.erase(f);
     }
-    placeholder->uses.clear();
-    forward_.erase(f);
   }
   scopes_.back()[name] = v;
 }

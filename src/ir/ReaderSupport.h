@@ -5,6 +5,8 @@
 
 #include "tilexform/ir/Module.h"
 
+#include <llvm/ADT/StringMap.h>
+#include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Error.h>
 
 #include <map>
@@ -16,9 +18,9 @@ namespace tilexform::ir::detail {
 
 std::string trim(const std::string &s);
 /// Index of the `"` closing a string that opens at `i`, or npos.
-size_t skipString(const std::string &s, size_t i);
+size_t skipString(llvm::StringRef s, size_t i);
 /// Index of the bracket closing the one at `i` ((, [, {, <), or npos.
-size_t matchBracket(const std::string &s, size_t i);
+size_t matchBracket(llvm::StringRef s, size_t i);
 
 /// How deep brackets may nest in text handed to MLIR's (recursive) parser,
 /// and regions in a module: far above any real dump, far below the stack.
@@ -57,14 +59,14 @@ private:
 /// Resolves location text (inside `loc(...)`) through `#locN` aliases.
 class LocationResolver {
 public:
-  void addAlias(std::string name, std::string inner) { aliases_[name] = std::move(inner); }
-  SourceLoc resolve(const std::string &text, int depth = 0);
+  void addAlias(llvm::StringRef name, std::string inner) { aliases_[name] = std::move(inner); }
+  SourceLoc resolve(llvm::StringRef text, int depth = 0);
   /// The first `#locN` used but never defined, if any.
   const std::string &missing() const { return missing_; }
 
 private:
-  std::unordered_map<std::string, std::string> aliases_;
-  std::unordered_map<std::string, SourceLoc> cache_;
+  llvm::StringMap<std::string> aliases_;
+  llvm::StringMap<SourceLoc> cache_;
   std::string missing_;
 };
 

@@ -92,10 +92,11 @@ llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(const std::str
     return fail(fmt::format("{} bytes, above the input limit of {} bytes (--max-input-size)", size,
                             maxInputSize()));
   }
-  // Read, not mapped (IsVolatile): the text is kept for as long as what is
-  // made of it, and a mapped file truncated meanwhile would fault the process.
+  // Read, not mapped (LLVM maps unless the file is volatile and the buffer
+  // null-terminated): the text is kept for as long as what is made of it, and
+  // a mapped file truncated meanwhile would fault the process.
   auto buffer = llvm::MemoryBuffer::getOpenFile(llvm::sys::fs::convertFDToNativeFile(fd), path,
-                                                size, /*RequiresNullTerminator=*/false,
+                                                size, /*RequiresNullTerminator=*/true,
                                                 /*IsVolatile=*/true);
   ::close(fd);
   if (!buffer)

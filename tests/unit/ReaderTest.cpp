@@ -194,6 +194,46 @@ TEST(Reader, SourceLocationsGiveVariableNames) {
   EXPECT_TRUE(sawAcc);
 }
 
+TEST(Reader, EveryLocationFormResolves) {
+  const char *text = R"(
+#loc = loc("/src/k.py":10:5)
+#loc1 = loc("/src/k.py":11:7)
+#loc2 = loc("acc"(#loc1))
+#loc3 = loc(callsite(#loc2 at #loc))
+#loc4 = loc(fused[#loc5, "x"("/src/k.py":12:1)])
+#loc5 = loc(unknown)
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @f(%n: i32) {
+    %a = arith.addi %n, %n : i32 loc(#loc)
+    %b = arith.addi %a, %a : i32 loc(#loc2)
+    %c = arith.addi %b, %b : i32 loc(#loc3)
+    %d = arith.addi %c, %c : i32 loc(#loc4)
+    %e = arith.addi %d, %d : i32 loc("/src/k.py":13)
+    %f = arith.addi %e, %e : i32 loc("/src/k.py": 14 : 2)
+    tt.return loc(unknown)
+  }
+}
+)";
+  auto m = ir::loadModuleText(text, "locs.ttgir");
+  ASSERT_TRUE(bool(m)) << errorText(m.takeError());
+  std::vector<ir::SourceLoc> locs;
+  (*m)->walk([&](ir::Operation *op) {
+    if (op->name == "arith.addi" || op->name == "tt.return")
+      locs.push_back(op->loc);
+  });
+  ASSERT_EQ(locs.size(), 7u);
+  auto at = [](const ir::SourceLoc &l) {
+    return l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.col) + " " + l.name;
+  };
+  EXPECT_EQ(at(locs[0]), "/src/k.py:10:5 ");
+  EXPECT_EQ(at(locs[1]), "/src/k.py:11:7 acc"); // a name around a position
+  EXPECT_EQ(at(locs[2]), "/src/k.py:11:7 acc"); // a call site: the callee's
+  EXPECT_EQ(at(locs[3]), "/src/k.py:12:1 x");   // fused: the first part that resolves
+  EXPECT_EQ(at(locs[4]), "/src/k.py:13:0 ");    // a line without a column
+  EXPECT_EQ(at(locs[5]), "/src/k.py:14:2 ");    // blanks between the tokens
+  EXPECT_FALSE(locs[6].known());
+}
+
 } // namespace
 
 namespace {
