@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using tilexform::cli::Json;
 using tilexform::cli::printJson;
 using tilexform::cli::printJsonWithArrays;
@@ -51,4 +53,31 @@ TEST(Output, StreamedArraysGiveTheTreesBytes) {
     expectSameBytes(nested, {});
   }
   setJsonLines(false);
+}
+
+// The writer gives nlohmann's own bytes, on one line and indented, for every
+// kind of value and for every string that needs escaping or is not ASCII.
+TEST(Output, WriterGivesNlohmannsBytes) {
+  std::vector<Json> docs;
+  docs.push_back(Json::parse(R"({"a": 1, "b": -7, "c": 18446744073709551615, "d": 1.5, "e": 2.0,
+    "f": 1e-300, "g": true, "h": false, "i": null, "j": [], "k": {}, "l": [[], {}, [1, [2]]],
+    "m": {"n": {"o": [{"p": "q"}]}}, "r": "", "s": "plain text", "t": 0.1, "u": -0.0})"));
+  Json strings = Json::array();
+  for (std::string s : std::vector<std::string>{
+           "quote \" here", "back\\slash", "tab\there", "nl\nhere", "cr\r", "\b\f",
+           std::string("nul\0byte", 8), "\x01\x1f\x7f", "caf\xc3\xa9", "\xe2\x82\xac",
+           "bad \xff utf8", "cut \xc3", "\xf0\x9f\x98\x80 emoji"})
+    strings.push_back(s);
+  docs.push_back(strings);
+  Json keyed;
+  keyed["k\"ey"] = 1;
+  keyed["caf\xc3\xa9"] = Json::array({std::nan(""), 1e308 * 10, 3.14159});
+  docs.push_back(keyed);
+  docs.push_back(Json(42));
+  docs.push_back(Json("top"));
+  for (const Json &doc : docs)
+    for (bool oneLine : {false, true})
+      EXPECT_EQ(tilexform::cli::dumpJson(doc, oneLine),
+                doc.dump(oneLine ? -1 : 2, ' ', false, Json::error_handler_t::replace))
+          << doc.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
