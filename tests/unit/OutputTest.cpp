@@ -1,4 +1,5 @@
 #include "tilexform/cli/Output.h"
+#include "tilexform/cli/JsonWriter.h"
 
 #include <gtest/gtest.h>
 

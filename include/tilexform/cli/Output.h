@@ -60,9 +60,6 @@ Json envelope(const std::string &command, Verdict verdict, int exitCode);
 /// Prints `doc` to stdout: pretty, or on one line when `--format jsonl`
 /// was given (round logs append one document per line).
 void printJson(const Json &doc);
-/// `doc` as `Json::dump` writes it, on one line (jsonl) or indented by two,
-/// invalid UTF-8 replaced rather than thrown; faster.
-std::string dumpJson(const Json &doc, bool oneLine);
 /// A large document as a stream: each element of its last arrays is rendered
 /// when it is made (`renderArrayElement`, its node tree freed at once) and
 /// `printJsonWithArrays` writes `doc` with those arrays after its own keys:
