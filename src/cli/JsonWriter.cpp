@@ -23,14 +23,15 @@ public:
   void value(const Json &j, unsigned level) {
     switch (j.type()) {
     case Json::value_t::object:
-      container(j, level, '{', '}', [&](auto it) {
-        string(it.key());
+      container(j.get_ref<const Json::object_t &>(), level, '{', '}', [&](const auto &member) {
+        string(member.first);
         out_ += oneLine_ ? ":" : ": ";
-        value(it.value(), level + 1);
+        value(member.second, level + 1);
       });
       return;
     case Json::value_t::array:
-      container(j, level, '[', ']', [&](auto it) { value(*it, level + 1); });
+      container(j.get_ref<const Json::array_t &>(), level, '[', ']',
+                [&](const Json &element) { value(element, level + 1); });
       return;
     case Json::value_t::string:
       string(j.get_ref<const std::string &>());
@@ -54,20 +55,22 @@ public:
   }
 
 private:
-  template <typename Each>
-  void container(const Json &j, unsigned level, char open, char close, Each &&each) {
+  // Over the object's or array's own container: nlohmann's iterators
+  // dispatch on the value's type at every step.
+  template <typename Items, typename Each>
+  void container(const Items &items, unsigned level, char open, char close, Each &&each) {
     out_ += open;
-    if (j.empty()) {
+    if (items.empty()) {
       out_ += close;
       return;
     }
     bool first = true;
-    for (auto it = j.begin(); it != j.end(); ++it) {
+    for (const auto &item : items) {
       if (!first)
         out_ += ',';
       first = false;
       newline(level + 1);
-      each(it);
+      each(item);
     }
     newline(level);
     out_ += close;
