@@ -61,20 +61,22 @@ std::string explainExtras(const CLI::App *app, const std::string &what) {
   return "unknown option '" + flag + "'" + (best.empty() ? "" : " (did you mean '" + best + "'?)");
 }
 
+/// Every command: its name, what defines its options, what runs it.
 struct CommandDef {
   const char *name;
   void (*add)(CLI::App &);
+  int (*run)();
 };
-const CommandDef kCommands[] = {{"inspect", addInspectCommand},
-                                {"layout", addLayoutCommand},
-                                {"recover", addRecoverCommand},
-                                {"verify", addVerifyCommand},
-                                {"probe", addProbeCommand},
-                                {"survey", addSurveyCommand},
-                                {"gate", addGateCommand},
-                                {"audit", addAuditCommand},
-                                {"parity-gate", addParityGateCommand},
-                                {"transcribe", addTranscribeCommand}};
+const CommandDef kCommands[] = {{"inspect", addInspectCommand, runInspectCommand},
+                                {"layout", addLayoutCommand, runLayoutCommand},
+                                {"recover", addRecoverCommand, runRecoverCommand},
+                                {"verify", addVerifyCommand, runVerifyCommand},
+                                {"probe", addProbeCommand, runProbeCommand},
+                                {"survey", addSurveyCommand, runSurveyCommand},
+                                {"gate", addGateCommand, runGateCommand},
+                                {"audit", addAuditCommand, runAuditCommand},
+                                {"parity-gate", addParityGateCommand, runParityGateCommand},
+                                {"transcribe", addTranscribeCommand, runTranscribeCommand}};
 
 /// The command a command line runs: its first word that is neither an
 /// option nor the value of a global option, when that word names a command;
@@ -218,28 +220,10 @@ int dispatch(int argc, char **argv) {
     setMaxInputSize(bytes * scale);
   }
   try {
-    for (auto *sub : app.get_subcommands()) {
-      if (sub->get_name() == "inspect")
-        return runInspectCommand();
-      if (sub->get_name() == "layout")
-        return runLayoutCommand();
-      if (sub->get_name() == "recover")
-        return runRecoverCommand();
-      if (sub->get_name() == "verify")
-        return runVerifyCommand();
-      if (sub->get_name() == "probe")
-        return runProbeCommand();
-      if (sub->get_name() == "survey")
-        return runSurveyCommand();
-      if (sub->get_name() == "gate")
-        return runGateCommand();
-      if (sub->get_name() == "audit")
-        return runAuditCommand();
-      if (sub->get_name() == "parity-gate")
-        return runParityGateCommand();
-      if (sub->get_name() == "transcribe")
-        return runTranscribeCommand();
-    }
+    for (auto *sub : app.get_subcommands())
+      for (const CommandDef &c : kCommands)
+        if (sub->get_name() == c.name)
+          return c.run();
   } catch (const std::exception &e) {
     return reportError(std::string("internal error: ") + e.what(), kExitInternal);
   }
