@@ -14,6 +14,7 @@
 #include <mlir/IR/DialectImplementation.h>
 
 #include <fmt/format.h>
+#include <llvm/ADT/ScopeExit.h>
 #include <llvm/ADT/StringSet.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -925,9 +926,7 @@ bool skipOpaqueBody(DialectAsmParser &p) {
     return false;
   }
   ++opaqueDepth;
-  struct Leave {
-    ~Leave() { --opaqueDepth; }
-  } leave;
+  llvm::scope_exit leave([] { --opaqueDepth; });
   int depth = 1;
   int guard = 0;
   while (depth > 0) {
