@@ -1400,7 +1400,6 @@ llvm::Expected<std::unique_ptr<Module>> Parser::run() {
   mod_ = std::make_unique<Module>();
   mod_->path = path_;
   // The module keeps the text: every offset into it stays the same.
-  mod_->source = buf_;
   mod_->buffer = std::move(owned_);
   mod_->context = makeContext();
   context_ = mod_->context.get();

@@ -124,8 +124,9 @@ struct ModuleFacts {
 class Module {
 public:
   std::string path;
-  llvm::StringRef source;                     // the text read (operations' own text points into it)
-  std::unique_ptr<llvm::MemoryBuffer> buffer; // owns `source`
+  std::unique_ptr<llvm::MemoryBuffer> buffer; // the text read
+  /// The text read; operations' own text points into it.
+  llvm::StringRef source() const { return buffer ? buffer->getBuffer() : llvm::StringRef(); }
   std::unique_ptr<mlir::MLIRContext> context;
   ModuleFacts facts;
   mlir::DictionaryAttr moduleAttributes;
