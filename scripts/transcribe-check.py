@@ -1,285 +1,659 @@
 #!/usr/bin/env python3
-"""Checks transcribed anchors on a GPU with Triton: each anchor module
-(tests/transcribe/<target>/<case>.py, written by `tilexform transcribe` from
-plain's dump of the same case) is compiled, run on plain's own arguments and
-random inputs beside plain (tests/survey/corpus_src/kernels.py at the case's
-configuration), compared bit for bit, and timed; its own TTGIR is written
-for `tilexform verify` to compare with plain's.
+"""The capture harness: runs a Python program (a script, `-m pytest ...`, or
+`-c CODE`) with every Triton JIT launch intercepted, and checks each distinct
+compiled kernel end to end against its transcribed Gluon anchor.
 
-  scripts/transcribe-check.py ANCHOR_DIR OUT_DIR [CASE...]
-  scripts/transcribe-check.py --compile-only ARCH ANCHOR_DIR PLAIN_DIR OUT_DIR
+  scripts/transcribe-check.py [options] -- PROGRAM.py [ARGS...]
+  scripts/transcribe-check.py [options] -- -m pytest -x tests/test_ops.py
+  scripts/transcribe-check.py [options] -- -c "import mylib; mylib.selftest()"
 
---compile-only compiles each anchor for another target (gfx942, gfx950,
-gfx1100, gfx1201, sm100, sm120) with plain's signature, read from
-PLAIN_DIR/<case>.ttgir, and writes its TTGIR; no GPU of that kind is needed.
+For every launch of a plain `@triton.jit` kernel (autotuned kernels: the
+config that ran, not the autotuner's trials) the harness keeps the arguments
+before the launch, the grid, the launch options and the compiled kernel. For
+each distinct compiled kernel it then
 
-Writes OUT_DIR/<case>.anchor.ttgir, OUT_DIR/<case>.plain.ttgir and
-OUT_DIR/results.json ({case: {compiled, equal, max_abs_diff, plain_ms,
-anchor_ms, error}}).
+  1. writes plain's .ttir/.ttgir/.ptx/.cubin (or .amdgcn/.hsaco), its metadata
+     and SASS (cuobjdump) under OUT/kernels/<kernel>-<hash>/;
+  2. runs `tilexform transcribe` on plain's .ttgir (anchor.py);
+  3. runs plain twice and the anchor once, each on its own copy of the
+     pre-launch state (storage, offsets, strides and aliasing kept), and
+     compares every tensor argument bit for bit: a kernel whose own reruns
+     differ (atomics) is compared within plain's own spread and reported so;
+  4. runs `tilexform verify` (plain against the anchor's own TTGIR),
+     `tilexform audit --diff` of the two hot loops' SASS and
+     `tilexform parity-gate` on the pair's samples and artifacts;
+  5. times both in interleaved rounds (CUDA graphs, alternating order) and
+     writes the samples as a `gate ab` file with each arm's fingerprint (the
+     sha256 of the binary it ran);
+
+and writes one JSON line per kernel to OUT/round-log.jsonl (a round log) and a
+summary to OUT/summary.json. With --compile-only ARCH (gfx942, gfx950, sm100,
+...) each captured kernel is also compiled for ARCH from its own source with
+the launch's signature, specialisation and options; the anchor is transcribed
+from that dump and compiled for ARCH, and verify and `audit --diff` of the two
+.amdgcn/.sass listings run without a GPU of that kind.
+
+A Python exception in the program ends the program, not the run: what was
+captured before it is checked, and the exception is reported in the summary.
 """
+import argparse
+import hashlib
 import importlib.util
 import inspect
 import json
+import os
 import pathlib
+import runpy
+import shutil
+import subprocess
 import sys
+import threading
+import time
 import traceback
 
-import torch
-import triton
-import triton.testing
-
-here = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(here / "tests" / "survey" / "corpus_src"))
-import kernels as K  # noqa: E402
-
-torch.manual_seed(0)
-dev = "cuda"
+HERE = pathlib.Path(__file__).resolve().parent.parent
 
 
-def vadd(_):
-    n = 1 << 20
-    a = dict(x=torch.randn(n, device=dev), y=torch.randn(n, device=dev),
-             o=torch.empty(n, device=dev), n=n)
-    return K.vadd, a, dict(BLOCK=1024), (triton.cdiv(n, 1024),), dict(num_warps=4), ["o"]
+# ---------------------------------------------------------------------------
+# Pre-launch state: every distinct storage copied once, views rebuilt on it.
+
+class Snapshot:
+    """Copies of a launch's arguments: each storage once (so aliasing between
+    arguments survives), each tensor a view with plain's offset and strides
+    (so its alignment, and Triton's specialisation of it, is plain's)."""
+
+    def __init__(self, args, kwargs):
+        import torch
+        self._torch = torch
+        self.storages = {}
+        self.args = [self._keep(a) for a in args]
+        self.kwargs = {k: self._keep(v) for k, v in kwargs.items()}
+
+    def _storage(self, t):
+        s = t.untyped_storage()
+        key = s.data_ptr()
+        if key not in self.storages:
+            copy = self._torch.empty(s.nbytes(), dtype=self._torch.uint8, device=t.device)
+            copy.copy_(self._torch.empty(0, dtype=self._torch.uint8, device=t.device).set_(s))
+            self.storages[key] = copy
+        return self.storages[key]
+
+    def _keep(self, v):
+        torch = self._torch
+        if torch.is_tensor(v):
+            return ("tensor", v.dtype, v.device, self._storage(v), v.storage_offset(),
+                    tuple(v.shape), tuple(v.stride()))
+        if hasattr(v, "base") and hasattr(v, "block_shape") and torch.is_tensor(v.base):
+            return ("desc", type(v), self._keep(v.base), list(v.block_shape),
+                    getattr(v, "padding", None), getattr(v, "layout", None))
+        if isinstance(v, (list, tuple)) and any(torch.is_tensor(x) for x in v):
+            return ("seq", type(v), [self._keep(x) for x in v])
+        return ("value", v)
+
+    def _make(self, k, fresh):
+        torch = self._torch
+        kind = k[0]
+        if kind == "tensor":
+            _, dtype, device, storage, offset, shape, stride = k
+            key = id(storage)
+            if key not in fresh:
+                fresh[key] = storage.clone()
+            base = fresh[key]
+            t = torch.empty(0, dtype=dtype, device=device)
+            t.set_(base.untyped_storage(), offset, shape, stride)
+            return t
+        if kind == "desc":
+            _, cls, base, block, padding, layout = k
+            b = self._make(base, fresh)
+            if layout is not None:
+                return cls(b, list(b.shape), list(b.stride()), block, layout)
+            return cls.from_tensor(b, block)
+        if kind == "seq":
+            _, cls, items = k
+            return cls(self._make(x, fresh) for x in items)
+        return k[1]
+
+    def materialize(self):
+        """A fresh copy of the state: (args, kwargs, tensors by position/name)."""
+        fresh = {}
+        args = [self._make(a, fresh) for a in self.args]
+        kwargs = {n: self._make(v, fresh) for n, v in self.kwargs.items()}
+        return args, kwargs
+
+    def nbytes(self):
+        return sum(s.numel() for s in self.storages.values())
 
 
-def softmax(_):
-    rows, cols = 4096, 2048
-    a = dict(x=torch.randn(rows, cols, device=dev, dtype=torch.float16),
-             o=torch.empty(rows, cols, device=dev, dtype=torch.float16), stride=cols, n_cols=cols)
-    return K.softmax_rows, a, dict(BLOCK=2048), (rows,), dict(num_warps=8), ["o"]
+def tensors_of(args, kwargs):
+    """The tensor arguments by name (position for positional ones)."""
+    import torch
+    out = {}
+    for i, a in enumerate(args):
+        if torch.is_tensor(a):
+            out[f"#{i}"] = a
+        elif hasattr(a, "base") and torch.is_tensor(getattr(a, "base", None)):
+            out[f"#{i}.base"] = a.base
+    for n, a in kwargs.items():
+        if torch.is_tensor(a):
+            out[n] = a
+    return out
 
 
-def rownorm(stages):
-    def make(_):
-        rows, n = 4096, 4096
-        a = dict(x=torch.randn(rows, n, device=dev, dtype=torch.float16),
-                 o=torch.empty(rows, n, device=dev, dtype=torch.float16), stride=n, N=n, eps=1e-6)
-        if stages is None:
-            return K.rownorm_bare, a, dict(BLOCK=512), (rows,), dict(num_warps=4), ["o"]
-        return (K.rownorm_tlrange, a, dict(BLOCK=512, STAGES=stages), (rows,),
-                dict(num_warps=4, num_stages=stages), ["o"])
-    return make
+def compare(xs, ys):
+    """Bit-for-bit comparison of two runs' tensors: (equal, max_abs_diff, differing names)."""
+    import torch
+    equal, diff, names = True, 0.0, []
+    for n, x in xs.items():
+        y = ys[n]
+        xb = x.contiguous().view(torch.uint8) if x.numel() else x
+        yb = y.contiguous().view(torch.uint8) if y.numel() else y
+        if torch.equal(xb, yb):
+            continue
+        equal = False
+        names.append(n)
+        if x.dtype.is_floating_point:
+            d = (x.float() - y.float()).abs()
+            d = torch.nan_to_num(d, nan=float("inf"))
+            diff = max(diff, d.max().item() if d.numel() else 0.0)
+        else:
+            diff = max(diff, (x.long() - y.long()).abs().max().item() if x.numel() else 0.0)
+    return equal, diff, names
 
 
-def matmul(stages):
-    def make(_):
-        m = n = k = 2048
-        a = torch.randn(m, k, device=dev, dtype=torch.float16)
-        b = torch.randn(k, n, device=dev, dtype=torch.float16)
-        c = torch.empty(m, n, device=dev, dtype=torch.float16)
-        args = dict(a=a, b=b, c=c, M=m, N=n, K=k, sam=k, sak=1, sbk=n, sbn=1, scm=n, scn=1)
-        grid = (triton.cdiv(m, 128) * triton.cdiv(n, 128),)
-        return (K.matmul, args, dict(BM=128, BN=128, BK=64, GROUP=8), grid,
-                dict(num_warps=4, num_stages=stages), ["c"])
-    return make
+# ---------------------------------------------------------------------------
+# Capture.
+
+class Capture:
+    def __init__(self, max_bytes, max_per_fn):
+        self.kernels = {}     # hash -> record
+        self.seen_fn = {}     # fn -> number of snapshots taken
+        self.max_bytes = max_bytes
+        self.max_per_fn = max_per_fn
+        self.local = threading.local()
+        self.launches = 0
+        self.skipped_gluon = set()
+
+    def install(self):
+        from triton.runtime import jit as jitmod
+        from triton.runtime import autotuner
+        capture = self
+        original_run = jitmod.JITFunction.run
+        self.original_run = original_run
+
+        def run(fn_self, *args, grid, warmup, **kwargs):
+            if warmup or getattr(capture.local, "busy", False) or capture.is_gluon(fn_self):
+                if capture.is_gluon(fn_self) and not getattr(capture.local, "busy", False):
+                    capture.skipped_gluon.add(fn_self.__name__)
+                return original_run(fn_self, *args, grid=grid, warmup=warmup, **kwargs)
+            capture.launches += 1
+            snap = None
+            key = id(fn_self)
+            if capture.seen_fn.get(key, 0) < capture.max_per_fn:
+                capture.local.busy = True
+                try:
+                    snap = Snapshot(args, kwargs)
+                except Exception:  # noqa: BLE001 - an argument we cannot copy
+                    snap = None
+                finally:
+                    capture.local.busy = False
+            ck = original_run(fn_self, *args, grid=grid, warmup=warmup, **kwargs)
+            if snap is not None and ck is not None:
+                h = getattr(ck, "hash", None) or hashlib.sha256(
+                    ck.asm.get("ttgir", "").encode()).hexdigest()
+                if h not in capture.kernels and snap.nbytes() <= capture.max_bytes:
+                    capture.seen_fn[key] = capture.seen_fn.get(key, 0) + 1
+                    capture.kernels[h] = dict(fn=fn_self, ck=ck, grid=grid, snap=snap,
+                                              kwargs_names=list(kwargs), order=len(capture.kernels))
+            return ck
+
+        jitmod.JITFunction.run = run
+        bench = autotuner.Autotuner._bench
+
+        def quiet_bench(at_self, *a, **k):
+            # The autotuner's trials are not the launch that ran.
+            capture.local.busy = True
+            try:
+                return bench(at_self, *a, **k)
+            finally:
+                capture.local.busy = False
+
+        autotuner.Autotuner._bench = quiet_bench
+
+    @staticmethod
+    def is_gluon(fn_self):
+        return type(fn_self).__name__.startswith("Gluon")
 
 
-def matmul_tma(stages):
-    def make(_):
-        from triton.tools.tensor_descriptor import TensorDescriptor
-        m = n = k = 2048
-        a = torch.randn(m, k, device=dev, dtype=torch.float16)
-        b = torch.randn(k, n, device=dev, dtype=torch.float16)
-        c = torch.empty(m, n, device=dev, dtype=torch.float16)
-        args = dict(a_desc=TensorDescriptor.from_tensor(a, [128, 64]),
-                    b_desc=TensorDescriptor.from_tensor(b, [64, 128]),
-                    c_desc=TensorDescriptor.from_tensor(c, [128, 128]), M=m, N=n, K=k, c=c)
-        return (K.matmul_tma, args, dict(BM=128, BN=128, BK=64), (m // 128, n // 128),
-                dict(num_warps=4, num_stages=stages), ["c"])
-    return make
+# ---------------------------------------------------------------------------
+# Checking one kernel.
+
+def sha256_bytes(b):
+    return hashlib.sha256(b if isinstance(b, bytes) else b.encode()).hexdigest()
 
 
-def attention(stages):
-    def make(_):
-        zh, n_ctx, head = 16, 1024, 64
-        t = lambda: torch.randn(zh, n_ctx, head, device=dev, dtype=torch.float16)
-        args = dict(Q=t(), K=t(), V=t(), O=torch.empty(zh, n_ctx, head, device=dev,
-                                                       dtype=torch.float16),
-                    sm_scale=0.125, N_CTX=n_ctx)
-        return (K.attn_fwd, args, dict(HEAD=head, BM=128, BN=64, CAUSAL=False),
-                (n_ctx // 128, zh), dict(num_warps=4, num_stages=stages), ["O"])
-    return make
+def write(path, data):
+    path.write_bytes(data) if isinstance(data, bytes) else path.write_text(data)
 
 
-CASES = {
-    "vadd_b1024_w4": vadd,
-    "softmax_f16_b2048_w8": softmax,
-    "rownorm_bare_b512_w4": rownorm(None),
-    "rownorm_tlrange_s1_b512_w4": rownorm(1),
-    "rownorm_tlrange_s3_b512_w4": rownorm(3),
-    "matmul_f16_128x128x64_w4_s1": matmul(1),
-    "matmul_f16_128x128x64_w4_s3": matmul(3),
-    "matmul_tma_f16_128x128x64_w4_s3": matmul_tma(3),
-    "attn_fwd_d64_128x64_w4_s1": attention(1),
-    "attn_fwd_d64_128x64_w4_s2": attention(2),
-}
+def tool(args, tilexform, cwd=None):
+    p = subprocess.run([tilexform] + args, capture_output=True, text=True, cwd=cwd)
+    doc = None
+    try:
+        doc = json.loads(p.stdout) if p.stdout.strip().startswith("{") else None
+    except json.JSONDecodeError:
+        doc = None
+    return p.returncode, doc, p.stdout, p.stderr
+
+
+def resolve_grid(grid, fn, args, kwargs):
+    if not callable(grid):
+        return tuple(grid) if isinstance(grid, (list, tuple)) else (grid,)
+    params = list(inspect.signature(fn.fn).parameters)
+    meta = dict(zip(params, args))
+    meta.update(kwargs)
+    g = grid(meta)
+    return tuple(g) if isinstance(g, (list, tuple)) else (g,)
+
+
+def bound_arguments(fn, args, kwargs):
+    params = inspect.signature(fn.fn).parameters
+    named = dict(zip(params, args))
+    named.update({k: v for k, v in kwargs.items() if k in params})
+    return named
 
 
 def load_module(path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
+    spec = importlib.util.spec_from_file_location(path.stem + "_anchor", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
 
 
-def clone_args(args):
-    """Fresh copies of the tensors (and of the descriptors over them), so that
-    plain and the anchor write their own outputs."""
-    out = {k: (v.clone() if torch.is_tensor(v) else v) for k, v in args.items()}
-    for k, v in args.items():
-        if hasattr(v, "block_shape") and hasattr(v, "base"):
-            base = next((out[n] for n, t in args.items() if t is v.base), None)
-            if base is None:
-                base = v.base.clone()
-                for n, t in args.items():
-                    if torch.is_tensor(t) and t.data_ptr() == v.base.data_ptr():
-                        base = out[n]
-            out[k] = type(v).from_tensor(base, list(v.block_shape))
+def sass_of(cubin, out):
+    exe = shutil.which("cuobjdump")
+    if not exe or not cubin.exists():
+        return None
+    p = subprocess.run([exe, "-sass", str(cubin)], capture_output=True, text=True)
+    if p.returncode != 0:
+        return None
+    out.write_text(p.stdout)
     return out
 
 
-def gluon_kernel(mod):
-    kernels = [v for v in vars(mod).values()
-               if hasattr(v, "fn") and hasattr(v, "warmup") and not v.__name__.startswith("_")]
-    return kernels[0]
-
-
-def plain_signature(dump):
-    """Argument types and divisibility of plain's tt.func, for compiling the anchor."""
-    import re
-    text = dump.read_text()
-    head = text[text.index("tt.func public"):]
-    head = head[:head.index(") attributes")]
-    types = {"f32": "fp32", "f16": "fp16", "bf16": "bf16", "i32": "i32", "i64": "i64", "i1": "i1"}
-    sig, attrs = {}, {}
-    args = re.finditer(r"%(\w+): (!tt\.tensordesc<tensor<([0-9x]+)x(\w+), #(\w+)>>|!tt\.ptr<(\w+)>|\w+)"
-                       r"( \{tt\.divisibility = 16)?", head)
-    names = [m.group(1) for m in re.finditer(r"%(\w+): ", head)]
-    desc = None
-    i = 0
-    for m in args:
-        name = m.group(1)
-        if desc and name.startswith(desc + "_"):
-            continue  # a host descriptor's shape and strides
-        desc = None
-        if m.group(3):
-            desc = name
-            block = [int(d) for d in m.group(3).split("x")]
-            sig[name] = f"tensordesc<{types[m.group(4)]}{block}>"
-        elif m.group(6):
-            sig[name] = "*" + types[m.group(6)]
-        else:
-            sig[name] = types[m.group(2)]
-        if m.group(7):
-            attrs[(i,)] = [["tt.divisibility", 16]]
-        i += 1
-    del names
-    warps = int(re.search(r'"ttg.num-warps" = (\d+)', text).group(1))
-    return sig, attrs, warps
-
-
-def compile_only(arch, anchor_dir, plain_dir, out):
-    from triton.backends.compiler import GPUTarget
-    try:
-        from triton.experimental.gluon._runtime import GluonASTSource as Source
-    except ImportError:
-        from triton.compiler import ASTSource as Source
-    out.mkdir(parents=True, exist_ok=True)
-    results = {}
-    for path in sorted(anchor_dir.glob("*.py")):
-        case = path.stem
-        r = results.setdefault(case, {})
+def dump_plain(ck, d):
+    asm = ck.asm
+    names = {"ttir": "plain.ttir", "ttgir": "plain.ttgir", "ptx": "plain.ptx", "cubin": "plain.cubin",
+             "amdgcn": "plain.amdgcn", "hsaco": "plain.hsaco", "llir": "plain.llir"}
+    for k, n in names.items():
+        if k in asm and asm[k]:
+            write(d / n, asm[k])
+    md = getattr(ck, "metadata", None)
+    if md is not None:
         try:
-            mod = load_module(path)
-            sig, attrs, warps = plain_signature(plain_dir / f"{case}.ttgir")
-            if any(t.startswith("tensordesc") for t in sig.values()):
-                # A Gluon host descriptor's type carries its layout: compile
-                # such a kernel on its GPU, not from a signature.
-                r["skipped"] = "host tensor descriptors: run on the GPU instead"
-                print(arch, case, json.dumps(r), flush=True)
-                continue
-            src = Source(fn=gluon_kernel(mod), signature=sig, constexprs={}, attrs=attrs)
-            target = (GPUTarget("cuda", int(arch[2:]), 32) if arch.startswith("sm")
-                      else GPUTarget("hip", arch, 64))
-            try:
-                ck = triton.compile(src, target=target, options={"num_warps": warps})
-                ttgir = ck.asm["ttgir"]
-            except Exception as e:  # noqa: BLE001 - a missing linker still leaves the IR
-                r["late_error"] = str(e)[-500:]
-                from triton.compiler.compiler import make_backend
-                from triton._C.libtriton import ir
-                backend = make_backend(target)
-                options = backend.parse_options({"num_warps": warps})
-                context = ir.context()
-                ir.load_dialects(context)
-                backend.load_dialects(context)
-                codegen_fns = backend.get_codegen_implementation(options)
-                module_map = backend.get_module_map()
-                module = src.make_ir(target, options, codegen_fns, module_map, context)
-                stages = {}
-                backend.add_stages(stages, options, src.language)
-                metadata = {}
-                for stage in ("ttir", "ttgir"):
-                    if stage in stages:
-                        module = stages[stage](module, metadata)
-                ttgir = str(module)
-            (out / f"{case}.anchor.ttgir").write_text(ttgir)
-            r["compiled"] = True
+            m = md._asdict() if hasattr(md, "_asdict") else dict(md)
+            (d / "plain.json").write_text(json.dumps(m, default=str, indent=1))
+        except Exception:  # noqa: BLE001
+            pass
+    sass_of(d / "plain.cubin", d / "plain.sass")
+
+
+def time_pair(run_plain, run_anchor, rounds, rep):
+    """Interleaved rounds, alternating which arm goes first; each sample the
+    median of a CUDA-graph benchmark, so Python's launch cost is not timed."""
+    import triton.testing
+    samples = {"plain": [], "anchor": []}
+    order = []
+    for r in range(rounds):
+        arms = ["plain", "anchor"] if r % 2 == 0 else ["anchor", "plain"]
+        order.append(arms)
+        for arm in arms:
+            f = run_plain if arm == "plain" else run_anchor
+            samples[arm].append(triton.testing.do_bench_cudagraph(f, rep=rep))
+    return samples, order
+
+
+def check_kernel(rec, out, opts):
+    import torch
+    fn, ck = rec["fn"], rec["ck"]
+    name = fn.__name__
+    h = getattr(ck, "hash", "") or ""
+    d = out / "kernels" / f"{name}-{h[:10]}"
+    d.mkdir(parents=True, exist_ok=True)
+    r = dict(kernel=name, hash=h, label=opts.label, module=getattr(fn.fn, "__module__", ""),
+             source=inspect.getsourcefile(fn.fn) if hasattr(fn, "fn") else "")
+    dump_plain(ck, d)
+    snap = rec["snap"]
+    args0, kwargs0 = snap.materialize()
+    r["grid"] = list(resolve_grid(rec["grid"], fn, args0, kwargs0))
+    r["launch_options"] = {k: v for k, v in kwargs0.items()
+                           if k not in inspect.signature(fn.fn).parameters and
+                           isinstance(v, (int, float, str, bool))}
+
+    # Transcribe.
+    code, doc, _, err = tool(["transcribe", str(d / "plain.ttgir"), "--out", str(d / "anchor.py"),
+                              "--force", "--format", "json"], opts.tilexform)
+    r["transcribe"] = doc.get("verdict") if doc else f"exit {code}"
+    if doc and doc.get("blocked_by"):
+        r["blocked_by"] = sorted({b["what"] for b in doc["blocked_by"]})
+    if code != 0:
+        r["transcribe_error"] = err.strip()[-500:]
+        return r
+
+    # Run plain twice and the anchor once, each from the pre-launch state.
+    def launch_plain(a, k):
+        return rec["fn"].run(*a, grid=rec["grid"], warmup=False, **k)
+
+    try:
+        a1, k1 = snap.materialize()
+        a2, k2 = snap.materialize()
+        a3, k3 = snap.materialize()
+        launch_plain(a1, k1)
+        launch_plain(a2, k2)
+        torch.cuda.synchronize()
+        t1, t2 = tensors_of(a1, k1), tensors_of(a2, k2)
+        det, spread, _ = compare(t1, t2)
+        r["plain_deterministic"] = det
+        if not det:
+            r["plain_spread"] = spread
+        mod = load_module(d / "anchor.py")
+        lp = [p for p in inspect.signature(mod.launch).parameters][1:]
+        named3 = bound_arguments(fn, a3, k3)
+        missing = [p for p in lp if p not in named3]
+        if missing:
+            raise RuntimeError(f"the anchor's launch takes {missing}, which plain's launch does not name")
+        grid = tuple(r["grid"])
+        anchor_call = lambda named: mod.launch(grid, **{p: named[p] for p in lp})  # noqa: E731
+        ca = anchor_call(named3)
+        torch.cuda.synchronize()
+        r["compiled"] = True
+        t3 = tensors_of(a3, k3)
+        eq, diff, names = compare(t1, t3)
+        r["bit_exact"] = eq
+        if not eq:
+            r["max_abs_diff"] = diff
+            r["differs_in"] = names
+            if not det:
+                r["within_plain_spread"] = diff <= spread
+        if ca is not None:
+            for k, n in {"ttgir": "anchor.ttgir", "cubin": "anchor.cubin", "ptx": "anchor.ptx",
+                         "amdgcn": "anchor.amdgcn", "hsaco": "anchor.hsaco"}.items():
+                if k in ca.asm and ca.asm[k]:
+                    write(d / n, ca.asm[k])
+            sass_of(d / "anchor.cubin", d / "anchor.sass")
+    except Exception as e:  # noqa: BLE001 - every failure is a result
+        r.setdefault("compiled", False)
+        r["error"] = "".join(traceback.format_exception_only(type(e), e)).strip()[-1500:]
+        return r
+
+    # Verify and audit from the artifacts.
+    code, doc, _, err = tool(["verify", str(d / "plain.ttgir"), str(d / "anchor.ttgir"),
+                              "--format", "json"], opts.tilexform)
+    r["verify"] = doc.get("verdict") if doc else f"exit {code}: {err.strip()[-300:]}"
+    if doc and doc.get("signature"):
+        r["signature"] = doc["signature"].get("verdict")
+    if (d / "plain.sass").exists() and (d / "anchor.sass").exists():
+        code, doc, _, err = tool(["audit", "--diff", str(d / "plain.sass"), str(d / "anchor.sass"),
+                                  "--format", "json"], opts.tilexform)
+        r["audit_diff"] = doc.get("verdict") if doc else f"exit {code}: {err.strip()[-300:]}"
+        if doc and doc.get("likely_cause"):
+            r["audit_cause"] = doc["likely_cause"]
+
+    # Times, samples with fingerprints, parity-gate.
+    if opts.rounds > 0:
+        try:
+            ap, kp = snap.materialize()
+            aa, ka = snap.materialize()
+            named_a = bound_arguments(fn, aa, ka)
+            samples, order = time_pair(lambda: launch_plain(ap, kp), lambda: anchor_call(named_a),
+                                       opts.rounds, opts.rep)
+            med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
+            r["plain_ms"], r["anchor_ms"] = med(samples["plain"]), med(samples["anchor"])
+            r["ratio"] = r["plain_ms"] / r["anchor_ms"] if r["anchor_ms"] else None
+            fp = {}
+            for arm in ("plain", "anchor"):
+                b = d / f"{arm}.cubin"
+                if not b.exists():
+                    b = d / f"{arm}.hsaco"
+                if b.exists():
+                    fp[arm] = sha256_bytes(b.read_bytes())
+            (d / "samples.json").write_text(json.dumps(
+                {"samples_ms": samples, "round_order": order, "fingerprints": fp}, indent=1))
+            code, doc, _, err = tool(["parity-gate", "--champion-samples", f"{d / 'samples.json'}:plain",
+                                      "--anchor-samples", f"{d / 'samples.json'}:anchor",
+                                      "--min-ratio", str(opts.min_ratio), "--format", "json"],
+                                     opts.tilexform)
+            r["parity_gate"] = doc.get("verdict") if doc else f"exit {code}: {err.strip()[-300:]}"
         except Exception as e:  # noqa: BLE001
-            r["compiled"] = False
-            r["error"] = "".join(traceback.format_exception_only(type(e), e)).strip()[-2000:]
-        print(arch, case, json.dumps(r)[:300], flush=True)
-    (out / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+            r["timing_error"] = "".join(traceback.format_exception_only(type(e), e)).strip()[-800:]
+    return r
+
+
+# ---------------------------------------------------------------------------
+# Compile-only: the same kernel for another target, from its own source.
+
+def target_of(arch):
+    from triton.backends.compiler import GPUTarget
+    if arch.startswith("sm"):
+        return GPUTarget("cuda", int(arch[2:].rstrip("a")), 32)
+    return GPUTarget("hip", arch, 64)
+
+
+def compile_stages(src, target, options, want):
+    """Compiles `src` for `target`, returning {stage: text}; when a late stage
+    needs a tool this machine lacks (a linker), the stages before it."""
+    import triton
+    try:
+        ck = triton.compile(src, target=target, options=options)
+        return {k: v for k, v in ck.asm.items() if k in want}, None
+    except Exception as e:  # noqa: BLE001
+        late = "".join(traceback.format_exception_only(type(e), e)).strip()[-600:]
+    from triton.compiler.compiler import make_backend
+    from triton._C.libtriton import ir
+    backend = make_backend(target)
+    opts = backend.parse_options(options)
+    context = ir.context()
+    ir.load_dialects(context)
+    backend.load_dialects(context)
+    codegen_fns = backend.get_codegen_implementation(opts)
+    module_map = backend.get_module_map()
+    module = src.make_ir(target, opts, codegen_fns, module_map, context)
+    stages = {}
+    backend.add_stages(stages, opts, src.language)
+    metadata = {}
+    got = {}
+    for stage, f in stages.items():
+        try:
+            module = f(module, metadata)
+        except Exception as e:  # noqa: BLE001
+            got["_error"] = late + " | " + "".join(traceback.format_exception_only(type(e), e)).strip()[-400:]
+            break
+        if stage in want:
+            got[stage] = module if isinstance(module, (str, bytes)) else str(module)
+    return got, got.pop("_error", None) if "_error" in got else late
+
+
+def check_compile_only(rec, out, opts, arch):
+    from triton.compiler import ASTSource
+    try:
+        from triton.experimental.gluon._runtime import GluonASTSource
+    except ImportError:
+        GluonASTSource = ASTSource
+    fn, ck = rec["fn"], rec["ck"]
+    name = fn.__name__
+    h = getattr(ck, "hash", "") or ""
+    d = out / arch / f"{name}-{h[:10]}"
+    d.mkdir(parents=True, exist_ok=True)
+    r = dict(kernel=name, hash=h, label=opts.label, arch=arch)
+    src0 = ck.src
+    options = {}
+    md = ck.metadata
+    for k in ("num_warps", "num_stages", "num_ctas"):
+        if hasattr(md, k):
+            options[k] = getattr(md, k)
+    for k, v in rec["snap"].kwargs.items():
+        if k in ("waves_per_eu", "matrix_instr_nonkdim", "kpack") and v[0] == "value":
+            options[k] = v[1]
+    target = target_of(arch)
+    listing = "amdgcn" if target.backend == "hip" else "ptx"
+    try:
+        plain = ASTSource(fn=fn, signature=src0.signature, constexprs=getattr(src0, "constants", None) or getattr(src0, "constexprs", None), attrs=src0.attrs)
+        got, late = compile_stages(plain, target, options, {"ttgir", "amdgcn", "ptx"})
+        if "ttgir" not in got:
+            raise RuntimeError(f"plain did not compile for {arch}: {late}")
+        (d / "plain.ttgir").write_text(got["ttgir"])
+        if listing in got:
+            (d / f"plain.{listing}").write_text(got[listing])
+    except Exception as e:  # noqa: BLE001
+        r["plain_compiled"] = False
+        r["error"] = "".join(traceback.format_exception_only(type(e), e)).strip()[-1500:]
+        return r
+    r["plain_compiled"] = True
+    code, doc, _, err = tool(["transcribe", str(d / "plain.ttgir"), "--out", str(d / "anchor.py"),
+                              "--force", "--format", "json"], opts.tilexform)
+    r["transcribe"] = doc.get("verdict") if doc else f"exit {code}"
+    if doc and doc.get("blocked_by"):
+        r["blocked_by"] = sorted({b["what"] for b in doc["blocked_by"]})
+    if code != 0:
+        r["transcribe_error"] = err.strip()[-500:]
+        return r
+    try:
+        mod = load_module(d / "anchor.py")
+        kernel = next(v for v in vars(mod).values() if Capture.is_gluon(v) and not v.__name__.startswith("_"))
+        params = list(inspect.signature(kernel.fn).parameters)
+        plain_params = list(inspect.signature(fn.fn).parameters)
+        sig = {p: src0.signature[p] for p in params}
+        attrs = {}
+        for key, val in (src0.attrs or {}).items():
+            pname = plain_params[key[0]] if len(key) == 1 and key[0] < len(plain_params) else None
+            if pname in params:
+                attrs[(params.index(pname),)] = val
+        asrc = GluonASTSource(fn=kernel, signature=sig, constexprs={}, attrs=attrs)
+        got, late = compile_stages(asrc, target, {"num_warps": mod.NUM_WARPS}, {"ttgir", "amdgcn", "ptx"})
+        if "ttgir" not in got:
+            raise RuntimeError(f"the anchor did not compile for {arch}: {late}")
+        (d / "anchor.ttgir").write_text(got["ttgir"])
+        if listing in got:
+            (d / f"anchor.{listing}").write_text(got[listing])
+        r["compiled"] = True
+    except Exception as e:  # noqa: BLE001
+        r["compiled"] = False
+        r["error"] = "".join(traceback.format_exception_only(type(e), e)).strip()[-1500:]
+        return r
+    code, doc, _, err = tool(["verify", str(d / "plain.ttgir"), str(d / "anchor.ttgir"), "--format",
+                              "json"], opts.tilexform)
+    r["verify"] = doc.get("verdict") if doc else f"exit {code}: {err.strip()[-300:]}"
+    if (d / f"plain.{listing}").exists() and (d / f"anchor.{listing}").exists():
+        code, doc, _, err = tool(["audit", "--diff", str(d / f"plain.{listing}"),
+                                  str(d / f"anchor.{listing}"), "--format", "json"], opts.tilexform)
+        r["audit_diff"] = doc.get("verdict") if doc else f"exit {code}: {err.strip()[-300:]}"
+        if doc and doc.get("likely_cause"):
+            r["audit_cause"] = doc["likely_cause"]
+    return r
+
+
+# ---------------------------------------------------------------------------
+
+def summarize(rows):
+    n = len(rows)
+    count = lambda k, v: sum(1 for r in rows if r.get(k) == v)  # noqa: E731
+    ratios = sorted(r["ratio"] for r in rows if r.get("ratio"))
+    s = dict(kernels=n, transcribed=count("transcribe", "TRANSCRIBED"), compiled=count("compiled", True),
+             bit_exact=count("bit_exact", True), verify_pass=count("verify", "PASS"),
+             audit_same=count("audit_diff", "SAME"), parity_cleared=count("parity_gate", "CLEARED"))
+    if ratios:
+        s["ratio"] = dict(min=ratios[0], median=ratios[len(ratios) // 2], max=ratios[-1])
+    blockers = {}
+    for r in rows:
+        for b in r.get("blocked_by", []):
+            blockers[b] = blockers.get(b, 0) + 1
+    s["blockers"] = dict(sorted(blockers.items(), key=lambda kv: -kv[1]))
+    return s
 
 
 def main():
-    if sys.argv[1] == "--compile-only":
-        return compile_only(sys.argv[2], pathlib.Path(sys.argv[3]), pathlib.Path(sys.argv[4]),
-                            pathlib.Path(sys.argv[5]))
-    anchor_dir, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default="transcribe-check-out", help="output folder")
+    ap.add_argument("--tilexform", default=os.environ.get("TILEXFORM") or
+                    str(HERE / "build" / "tools" / "tilexform" / "tilexform"))
+    ap.add_argument("--compile-only", action="append", default=[], metavar="ARCH",
+                    help="also compile every captured kernel and its anchor for ARCH (repeatable)")
+    ap.add_argument("--label", default="", help="a name for the library in the round log")
+    ap.add_argument("--rounds", type=int, default=10, help="interleaved timing rounds (0: no timing)")
+    ap.add_argument("--rep", type=int, default=20, help="milliseconds per CUDA-graph benchmark")
+    ap.add_argument("--min-ratio", type=float, default=0.98)
+    ap.add_argument("--max-bytes", type=float, default=2e9, help="largest pre-launch state kept")
+    ap.add_argument("--max-per-kernel", type=int, default=4,
+                    help="launches of one kernel function whose state is kept (distinct binaries)")
+    ap.add_argument("--no-gpu-run", action="store_true",
+                    help="with --compile-only: do not run anything on this GPU, only compile")
+    ap.add_argument("program", nargs=argparse.REMAINDER)
+    opts = ap.parse_args()
+    prog = opts.program[1:] if opts.program[:1] == ["--"] else opts.program
+    if not prog:
+        ap.error("give the program to run after --")
+    if not shutil.which(opts.tilexform) and not pathlib.Path(opts.tilexform).exists():
+        ap.error(f"no tilexform at {opts.tilexform} (--tilexform)")
+    out = pathlib.Path(opts.out)
     out.mkdir(parents=True, exist_ok=True)
-    wanted = sys.argv[3:] or list(CASES)
-    results = {}
-    for case in wanted:
-        r = results.setdefault(case, {})
-        try:
-            kernel, args, consts, grid, launch, outputs = CASES[case](case)
-            plain_args = clone_args(args)
-            params = [p for p in inspect.signature(kernel.fn).parameters if p not in consts]
-            call = lambda a: kernel[grid](**{p: a[p] for p in params}, **consts, **launch)
-            ck = call(plain_args)
-            (out / f"{case}.plain.ttgir").write_text(ck.asm["ttgir"])
-            mod = load_module(anchor_dir / f"{case}.py")
-            names = list(inspect.signature(mod.launch).parameters)[1:]
-            anchor_args = clone_args(args)
-            ca = mod.launch(grid, *[anchor_args[n] for n in names])
-            r["compiled"] = True
-            (out / f"{case}.anchor.ttgir").write_text(ca.asm["ttgir"])
-            torch.cuda.synchronize()
-            equal, diff = True, 0.0
-            for o in outputs:
-                x, y = plain_args[o], anchor_args[o]
-                equal = equal and torch.equal(x, y)
-                diff = max(diff, (x.float() - y.float()).abs().max().item())
-            r["equal"] = equal
-            r["max_abs_diff"] = diff
-            # Interleaved rounds, the median of each arm, each timed from a
-            # CUDA graph so that Python's launch cost (larger for Gluon's
-            # launcher) does not stand in for the kernel's time.
-            plain_t, anchor_t = [], []
-            for _ in range(7):
-                plain_t.append(triton.testing.do_bench_cudagraph(lambda: call(plain_args), rep=50))
-                anchor_t.append(triton.testing.do_bench_cudagraph(
-                    lambda: mod.launch(grid, *[anchor_args[n] for n in names]), rep=50))
-            r["plain_ms"] = sorted(plain_t)[3]
-            r["anchor_ms"] = sorted(anchor_t)[3]
-            r["timing"] = "CUDA graph, median of 7 interleaved rounds"
-        except Exception as e:  # noqa: BLE001 - every failure is a result
-            r.setdefault("compiled", False)
-            r["error"] = "".join(traceback.format_exception_only(type(e), e)).strip()[-2000:]
-        print(case, json.dumps(r), flush=True)
-    (out / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+
+    cap = Capture(opts.max_bytes, opts.max_per_kernel)
+    cap.install()
+    program_error = None
+    t0 = time.time()
+    argv = sys.argv
+    try:
+        if prog[0] == "-m":
+            sys.argv = prog[1:]
+            runpy.run_module(prog[1], run_name="__main__", alter_sys=True)
+        elif prog[0] == "-c":
+            sys.argv = ["-c"] + prog[2:]
+            exec(compile(prog[1], "<program>", "exec"), {"__name__": "__main__"})
+        else:
+            sys.argv = prog
+            sys.path.insert(0, str(pathlib.Path(prog[0]).resolve().parent))
+            runpy.run_path(prog[0], run_name="__main__")
+    except SystemExit as e:
+        if e.code not in (0, None):
+            program_error = f"SystemExit({e.code})"
+    except BaseException as e:  # noqa: BLE001 - keep what ran before it
+        program_error = "".join(traceback.format_exception_only(type(e), e)).strip()[-1500:]
+    finally:
+        sys.argv = argv
+    program_s = time.time() - t0
+
+    rows, compile_rows = [], {a: [] for a in opts.compile_only}
+    log = open(out / "round-log.jsonl", "w")
+    cap.local.busy = True
+    for h, rec in sorted(cap.kernels.items(), key=lambda kv: kv[1]["order"]):
+        if not opts.no_gpu_run:
+            try:
+                r = check_kernel(rec, out, opts)
+            except Exception as e:  # noqa: BLE001
+                r = dict(kernel=rec["fn"].__name__, hash=h, error=repr(e)[-800:])
+            rows.append(r)
+            log.write(json.dumps(r, sort_keys=True, default=str) + "\n")
+            log.flush()
+            print(json.dumps(r, sort_keys=True, default=str)[:400], flush=True)
+        for arch in opts.compile_only:
+            try:
+                r = check_compile_only(rec, out, opts, arch)
+            except Exception as e:  # noqa: BLE001
+                r = dict(kernel=rec["fn"].__name__, hash=h, arch=arch, error=repr(e)[-800:])
+            compile_rows[arch].append(r)
+            log.write(json.dumps(r, sort_keys=True, default=str) + "\n")
+            log.flush()
+            print(json.dumps(r, sort_keys=True, default=str)[:400], flush=True)
+    log.close()
+    summary = dict(label=opts.label, program=prog, program_seconds=round(program_s, 1),
+                   program_error=program_error, launches=cap.launches,
+                   gluon_kernels_not_captured=sorted(cap.skipped_gluon))
+    if rows:
+        summary["gpu"] = summarize(rows)
+    for arch, rs in compile_rows.items():
+        summary[arch] = summarize(rs)
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, default=str) + "\n")
+    print(json.dumps(summary, indent=1, default=str))
 
 
 if __name__ == "__main__":

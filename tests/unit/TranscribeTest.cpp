@@ -63,7 +63,8 @@ TEST(Transcribe, WhatHasNoSpellingBlocks) {
   std::string text = std::string(kHeader) + R"(
   tt.func public @k(%x: !tt.ptr<f32>) {
     %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
-    %u = arith.cmpi ult, %r, %r : tensor<128xi32, #blocked>
+    %f = arith.sitofp %r : tensor<128xi32, #blocked> to tensor<128xf32, #blocked>
+    %u = arith.cmpf ueq, %f, %f : tensor<128xf32, #blocked>
     %z = "tt.future_op"(%r) : (tensor<128xi32, #blocked>) -> tensor<128xi32, #blocked>
     tt.return
   }
@@ -71,10 +72,66 @@ TEST(Transcribe, WhatHasNoSpellingBlocks) {
 )";
   auto r = transcribeText(text);
   ASSERT_EQ(r.blockedBy.size(), 2u);
-  EXPECT_EQ(r.blockedBy[0].what, "arith.cmpi ult");
+  EXPECT_EQ(r.blockedBy[0].what, "arith.cmpf ueq");
   EXPECT_EQ(r.blockedBy[1].what, "tt.future_op");
   EXPECT_TRUE(r.python.empty());
   EXPECT_EQ(r.opsTranscribed + 2, r.opsTotal);
+}
+
+TEST(Transcribe, UnsignedOpsReadUnsignedViews) {
+  std::string text = std::string(kHeader) + R"(
+  tt.func public @k(%x: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %u = arith.cmpi ult, %r, %r : tensor<128xi32, #blocked>
+    %q = arith.divui %r, %r : tensor<128xi32, #blocked>
+    %f = arith.uitofp %q : tensor<128xi32, #blocked> to tensor<128xf32, #blocked>
+    tt.return
+  }
+}
+)";
+  auto r = transcribeText(text);
+  EXPECT_TRUE(r.blockedBy.empty());
+  EXPECT_NE(r.python.find("u = r.to(gl.uint32, bitcast=True) < r.to(gl.uint32, bitcast=True)"),
+            std::string::npos)
+      << r.python;
+  EXPECT_NE(r.python.find("q = (r.to(gl.uint32, bitcast=True) // r.to(gl.uint32, bitcast=True))"
+                          ".to(gl.int32, bitcast=True)"),
+            std::string::npos)
+      << r.python;
+  EXPECT_NE(r.python.find("f = q.to(gl.uint32, bitcast=True).to(gl.float32)"), std::string::npos)
+      << r.python;
+}
+
+TEST(Transcribe, EarlyExitAndWhileLoop) {
+  std::string text = std::string(kHeader) + R"(
+  tt.func public @k(%x: !tt.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %p = tt.get_program_id x : i32
+    %done = arith.cmpi sge, %p, %n : i32
+    cf.cond_br %done, ^bb1, ^bb2
+  ^bb1:
+    tt.return
+  ^bb2:
+    %t = scf.while (%tile = %p) : (i32) -> i32 {
+      %more = arith.cmpi slt, %tile, %n : i32
+      scf.condition(%more) %tile : i32
+    } do {
+    ^bb0(%tile2: i32):
+      %next = arith.addi %tile2, %c1 : i32
+      scf.yield %next : i32
+    }
+    tt.return
+  }
+}
+)";
+  auto r = transcribeText(text);
+  EXPECT_TRUE(r.blockedBy.empty()) << (r.blockedBy.empty() ? "" : r.blockedBy[0].what);
+  EXPECT_NE(r.python.find("    if done:"), std::string::npos) << r.python;
+  EXPECT_NE(r.python.find("        return"), std::string::npos) << r.python;
+  EXPECT_NE(r.python.find("    tile = p\n"), std::string::npos) << r.python;
+  EXPECT_NE(r.python.find("    while (tile < n):"), std::string::npos) << r.python;
+  EXPECT_NE(r.python.find("        tile = next"), std::string::npos) << r.python;
 }
 
 TEST(Transcribe, DivisibilityAndContiguityHints) {

@@ -7,6 +7,16 @@
 # gluon api: 3.6
 # form: pipelined (plain's software pipeline, transcribed as the dump shows it)
 # coverage: 138/138 ops
+# plain's specialisation (integers specialised to 1 and constexprs are folded in the dump):
+#   a: !tt.ptr<f16>, divisible by 16
+#   b: !tt.ptr<f16>, divisible by 16
+#   c: !tt.ptr<f16>, divisible by 16
+#   M: i32, divisible by 16
+#   N: i32, divisible by 16
+#   K: i32, divisible by 16
+#   sam: i32, divisible by 16
+#   sbk: i32, divisible by 16
+#   scm: i32, divisible by 16
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.amd import rdna4

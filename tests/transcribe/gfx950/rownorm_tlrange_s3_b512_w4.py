@@ -7,6 +7,12 @@
 # gluon api: 3.6
 # form: pipelined (plain's software pipeline, transcribed as the dump shows it)
 # coverage: 84/84 ops
+# plain's specialisation (integers specialised to 1 and constexprs are folded in the dump):
+#   x: !tt.ptr<f16>, divisible by 16
+#   o: !tt.ptr<f16>, divisible by 16
+#   stride: i32, divisible by 16
+#   N: i32, divisible by 16
+#   eps: f32, not specialised
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.amd import cdna4

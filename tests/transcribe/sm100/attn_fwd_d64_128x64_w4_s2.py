@@ -7,6 +7,13 @@
 # gluon api: 3.6
 # form: pipelined (plain's software pipeline, transcribed as the dump shows it)
 # coverage: 241/241 ops
+# plain's specialisation (integers specialised to 1 and constexprs are folded in the dump):
+#   Q: !tt.ptr<f16>, divisible by 16
+#   K: !tt.ptr<f16>, divisible by 16
+#   V: !tt.ptr<f16>, divisible by 16
+#   O: !tt.ptr<f16>, divisible by 16
+#   sm_scale: f32, not specialised
+#   N_CTX: i32, divisible by 16
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import fence_async_shared, warpgroup_mma, warpgroup_mma_wait

@@ -7,6 +7,11 @@
 # gluon api: 3.6
 # form: not pipelined
 # coverage: 24/24 ops
+# plain's specialisation (integers specialised to 1 and constexprs are folded in the dump):
+#   x: !tt.ptr<f16>, divisible by 16
+#   o: !tt.ptr<f16>, divisible by 16
+#   stride: i32, divisible by 16
+#   n_cols: i32, divisible by 16
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 

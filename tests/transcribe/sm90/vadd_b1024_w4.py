@@ -7,6 +7,11 @@
 # gluon api: 3.6
 # form: not pipelined
 # coverage: 19/19 ops
+# plain's specialisation (integers specialised to 1 and constexprs are folded in the dump):
+#   x: !tt.ptr<f32>, divisible by 16
+#   y: !tt.ptr<f32>, divisible by 16
+#   o: !tt.ptr<f32>, divisible by 16
+#   n: i32, divisible by 16
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 

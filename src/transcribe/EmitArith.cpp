@@ -1,0 +1,276 @@
+// Arithmetic, math, casts, scalars and index ranges, spelled in Gluon.
+#include "Emitter.h"
+#include "OpText.h"
+
+#include "tilexform/ir/Dialects.h"
+#include "tilexform/support/Text.h"
+
+#include <fmt/format.h>
+#include <llvm/ADT/StringExtras.h>
+#include <mlir/IR/BuiltinTypes.h>
+
+#include <map>
+
+#include "Libdevice.h"
+
+namespace tilexform::transcribe {
+
+using ir::Operation;
+using ir::Value;
+
+namespace {
+
+std::string cmpOperator(const std::string &pred, bool isFloat) {
+  if (isFloat)
+    return llvm::StringSwitch<std::string>(pred)
+        .Case("oeq", "==")
+        .Case("une", "!=")
+        .Case("olt", "<")
+        .Case("ole", "<=")
+        .Case("ogt", ">")
+        .Case("oge", ">=")
+        .Default("");
+  return llvm::StringSwitch<std::string>(pred)
+      .Case("eq", "==")
+      .Case("ne", "!=")
+      .Case("slt", "<")
+      .Case("sle", "<=")
+      .Case("sgt", ">")
+      .Case("sge", ">=")
+      .Default("");
+}
+
+/// `(a.to(gl.uint32, bitcast=True) // b.to(...)).to(gl.int32, bitcast=True)`.
+void unsignedBinary(Emitter &e, const Operation &op, const char *pyOp) {
+  if (!e.hasOperands(op, 2))
+    return;
+  e.statement(op, e.signedResult(fmt::format("{} {} {}", e.unsignedOperand(op.operands[0]), pyOp,
+                                             e.unsignedOperand(op.operands[1])),
+                                 op.results[0]->type));
+}
+
+void unsignedCall(Emitter &e, const Operation &op, const char *fn) {
+  if (!e.hasOperands(op, 2))
+    return;
+  e.statement(op, e.signedResult(fmt::format("{}({}, {})", fn, e.unsignedOperand(op.operands[0]),
+                                             e.unsignedOperand(op.operands[1])),
+                                 op.results[0]->type));
+}
+
+const Spelling kArithSpellings[] = {
+    {"arith.constant",
+     [](Emitter &e, const Operation &op) {
+       auto lit = constantValue(op);
+       if (!lit) {
+         e.gap("op", op.name, op.pos.line, "a constant tilexform cannot read");
+         return;
+       }
+       mlir::Type t = op.results[0]->type;
+       if (!isTensor(t)) {
+         std::string d = ir::typeText(t);
+         if (d == "i32" || d == "f32" || d == "i1" || d == "index")
+           e.bind(op.results[0], lit->text);
+         else
+           e.statement(op, fmt::format("gl.full([], {}, {})", lit->text, e.dtypeOf(t, op.pos.line)));
+         return;
+       }
+       e.statement(op, fmt::format("gl.full({}, {}, {}, layout={})", listText(shapeOf(t)),
+                                   lit->text, e.dtypeOf(t, op.pos.line),
+                                   e.layoutOf(t, op.pos.line)));
+     }},
+    {"tt.get_program_id",
+     [](Emitter &e, const Operation &op) {
+       std::string axis = keywordAfterName(op);
+       int a = axis == "y" ? 1 : axis == "z" ? 2 : 0;
+       e.statement(op, fmt::format("gl.program_id({})", a));
+     }},
+    {"tt.get_num_programs",
+     [](Emitter &e, const Operation &op) {
+       std::string axis = keywordAfterName(op);
+       int a = axis == "y" ? 1 : axis == "z" ? 2 : 0;
+       e.statement(op, fmt::format("gl.num_programs({})", a));
+     }},
+    {"tt.make_range",
+     [](Emitter &e, const Operation &op) {
+       e.statement(op, fmt::format("gl.arange({}, {}, layout={})", op.intAttr("start").value_or(0),
+                                   op.intAttr("end").value_or(0),
+                                   e.layoutOf(op.results[0]->type, op.pos.line)));
+     }},
+    {"tt.splat",
+     [](Emitter &e, const Operation &op) {
+       mlir::Type t = op.results[0]->type;
+       const Value *src = op.operands[0];
+       std::string dt = src->type && isPointer(src->type) ? e.expr(src) + ".dtype" : e.dtypeOf(t, op.pos.line);
+       e.statement(op, fmt::format("gl.full({}, {}, {}, layout={})", listText(shapeOf(t)),
+                                   e.expr(src), dt, e.layoutOf(t, op.pos.line)));
+     }},
+    {"tt.addptr", [](Emitter &e, const Operation &op) { e.binary(op, "+"); }},
+    {"arith.addi", [](Emitter &e, const Operation &op) { e.binary(op, "+"); }},
+    {"arith.addf", [](Emitter &e, const Operation &op) { e.binary(op, "+"); }},
+    {"arith.subi", [](Emitter &e, const Operation &op) { e.binary(op, "-"); }},
+    {"arith.subf", [](Emitter &e, const Operation &op) { e.binary(op, "-"); }},
+    {"arith.muli", [](Emitter &e, const Operation &op) { e.binary(op, "*"); }},
+    {"arith.mulf", [](Emitter &e, const Operation &op) { e.binary(op, "*"); }},
+    {"arith.divf", [](Emitter &e, const Operation &op) { e.binary(op, "/"); }},
+    {"arith.divsi", [](Emitter &e, const Operation &op) { e.binary(op, "//"); }},
+    {"arith.remsi", [](Emitter &e, const Operation &op) { e.binary(op, "%"); }},
+    {"arith.remf", [](Emitter &e, const Operation &op) { e.binary(op, "%"); }},
+    {"arith.andi", [](Emitter &e, const Operation &op) { e.binary(op, "&"); }},
+    {"arith.ori", [](Emitter &e, const Operation &op) { e.binary(op, "|"); }},
+    {"arith.xori", [](Emitter &e, const Operation &op) { e.binary(op, "^"); }},
+    {"arith.shli", [](Emitter &e, const Operation &op) { e.binary(op, "<<"); }},
+    {"arith.shrsi", [](Emitter &e, const Operation &op) { e.binary(op, ">>"); }},
+    {"arith.divui", [](Emitter &e, const Operation &op) { unsignedBinary(e, op, "//"); }},
+    {"arith.remui", [](Emitter &e, const Operation &op) { unsignedBinary(e, op, "%"); }},
+    {"arith.shrui", [](Emitter &e, const Operation &op) { unsignedBinary(e, op, ">>"); }},
+    {"arith.maxui", [](Emitter &e, const Operation &op) { unsignedCall(e, op, "gl.maximum"); }},
+    {"arith.minui", [](Emitter &e, const Operation &op) { unsignedCall(e, op, "gl.minimum"); }},
+    {"arith.ceildivsi", [](Emitter &e, const Operation &op) { e.call2(op, "gl.cdiv"); }},
+    {"arith.ceildivui", [](Emitter &e, const Operation &op) { unsignedCall(e, op, "gl.cdiv"); }},
+    {"arith.uitofp",
+     [](Emitter &e, const Operation &op) {
+       if (!e.hasOperands(op, 1))
+         return;
+       e.statement(op, fmt::format("{}.to({})", e.unsignedOperand(op.operands[0]),
+                                   e.dtypeOf(op.results[0]->type, op.pos.line)));
+     }},
+    {"arith.fptoui",
+     [](Emitter &e, const Operation &op) {
+       if (!e.hasOperands(op, 1))
+         return;
+       std::string u = Emitter::unsignedDtype(op.results[0]->type);
+       if (u.empty())
+         return e.cast(op);
+       e.statement(op, e.signedResult(fmt::format("{}.to({})", e.expr(op.operands[0]), u),
+                                      op.results[0]->type));
+     }},
+    {"arith.negf",
+     [](Emitter &e, const Operation &op) { e.statement(op, fmt::format("-{}", e.expr(op.operands[0]))); }},
+    {"arith.maxnumf", [](Emitter &e, const Operation &op) { e.call2(op, "gl.maximum"); }},
+    {"arith.minnumf", [](Emitter &e, const Operation &op) { e.call2(op, "gl.minimum"); }},
+    {"arith.maxsi", [](Emitter &e, const Operation &op) { e.call2(op, "gl.maximum"); }},
+    {"arith.minsi", [](Emitter &e, const Operation &op) { e.call2(op, "gl.minimum"); }},
+    {"arith.maximumf",
+     [](Emitter &e, const Operation &op) {
+       e.need("tl");
+       e.call2(op, "gl.maximum", ", propagate_nan=tl.PropagateNan.ALL");
+     }},
+    {"arith.minimumf",
+     [](Emitter &e, const Operation &op) {
+       e.need("tl");
+       e.call2(op, "gl.minimum", ", propagate_nan=tl.PropagateNan.ALL");
+     }},
+    {"arith.cmpi",
+     [](Emitter &e, const Operation &op) {
+       std::string pred = keywordAfterName(op);
+       if (std::string py = cmpOperator(pred, false); !py.empty())
+         return e.binary(op, py.c_str());
+       // ult, ule, ugt, uge: the same comparison of the unsigned views.
+       std::string py = llvm::StringRef(pred).starts_with("u") ? cmpOperator(fmt::format("s{}", pred.substr(1)), false) : "";
+       if (py.empty() || !e.hasOperands(op, 2))
+         return e.gap("op", op.name + " " + pred, op.pos.line, "a predicate Python's operators do not spell");
+       e.statement(op, fmt::format("{} {} {}", e.unsignedOperand(op.operands[0]), py,
+                                   e.unsignedOperand(op.operands[1])));
+     }},
+    {"arith.cmpf",
+     [](Emitter &e, const Operation &op) {
+       std::string py = cmpOperator(keywordAfterName(op), true);
+       if (py.empty())
+         return e.gap("op", op.name + " " + keywordAfterName(op), op.pos.line,
+                      "a float predicate Python's operators do not spell");
+       e.binary(op, py.c_str());
+     }},
+    {"arith.select",
+     [](Emitter &e, const Operation &op) {
+       e.statement(op, fmt::format("gl.where({}, {}, {})", e.expr(op.operands[0]),
+                                   e.expr(op.operands[1]), e.expr(op.operands[2])));
+     }},
+    {"arith.extf", [](Emitter &e, const Operation &op) { e.cast(op); }},
+    {"arith.truncf", [](Emitter &e, const Operation &op) { e.cast(op); }},
+    {"arith.sitofp", [](Emitter &e, const Operation &op) { e.cast(op); }},
+    {"arith.fptosi", [](Emitter &e, const Operation &op) { e.cast(op); }},
+    {"arith.extsi", [](Emitter &e, const Operation &op) { e.cast(op); }},
+    {"arith.trunci", [](Emitter &e, const Operation &op) { e.cast(op); }},
+    {"arith.extui",
+     [](Emitter &e, const Operation &op) {
+       // A zero-extension is a widening of the unsigned view (i1 is unsigned already).
+       if (!e.hasOperands(op, 1))
+         return;
+       e.statement(op, fmt::format("{}.to({})", e.unsignedOperand(op.operands[0]),
+                                   e.dtypeOf(op.results[0]->type, op.pos.line)));
+     }},
+    {"arith.bitcast", [](Emitter &e, const Operation &op) { e.cast(op, true); }},
+    {"tt.bitcast", [](Emitter &e, const Operation &op) { e.cast(op, true); }},
+    {"tt.fp_to_fp",
+     [](Emitter &e, const Operation &op) {
+       auto r = op.attr("rounding");
+       std::string mode;
+       if (r) {
+         std::string t = ir::attrText(r);
+         mode = t.find('1') != std::string::npos || t.find("rtz") != std::string::npos
+                    ? ", fp_downcast_rounding=\"rtz\""
+                    : ", fp_downcast_rounding=\"rtne\"";
+       }
+       e.cast(op, false, mode);
+     }},
+    {"math.exp", [](Emitter &e, const Operation &op) { e.call1(op, "gl.exp"); }},
+    {"math.exp2", [](Emitter &e, const Operation &op) { e.call1(op, "gl.exp2"); }},
+    {"math.log", [](Emitter &e, const Operation &op) { e.call1(op, "gl.log"); }},
+    {"math.log2", [](Emitter &e, const Operation &op) { e.call1(op, "gl.log2"); }},
+    {"math.sqrt", [](Emitter &e, const Operation &op) { e.call1(op, "gl.sqrt"); }},
+    {"math.rsqrt", [](Emitter &e, const Operation &op) { e.call1(op, "gl.rsqrt"); }},
+    {"math.sin", [](Emitter &e, const Operation &op) { e.call1(op, "gl.sin"); }},
+    {"math.cos", [](Emitter &e, const Operation &op) { e.call1(op, "gl.cos"); }},
+    {"math.absf", [](Emitter &e, const Operation &op) { e.call1(op, "gl.abs"); }},
+    {"math.absi", [](Emitter &e, const Operation &op) { e.call1(op, "gl.abs"); }},
+    {"tt.precise_sqrt", [](Emitter &e, const Operation &op) { e.call1(op, "gl.sqrt_rn"); }},
+    {"tt.precise_divf", [](Emitter &e, const Operation &op) { e.call2(op, "gl.div_rn"); }},
+    {"math.erf", [](Emitter &e, const Operation &op) { e.call1(op, "gl.erf"); }},
+    {"math.floor", [](Emitter &e, const Operation &op) { e.call1(op, "gl.floor"); }},
+    {"math.ceil", [](Emitter &e, const Operation &op) { e.call1(op, "gl.ceil"); }},
+    {"tt.extern_elementwise",
+     [](Emitter &e, const Operation &op) {
+       // A libdevice/ocml call: the libdevice function whose symbol it is,
+       // else the call spelled as Triton's extern_elementwise builtin.
+       auto text = [&](const char *name) {
+         auto a = op.attr(name);
+         std::string s = a ? ir::attrText(a) : "";
+         return llvm::StringRef(s).trim('"').str();
+       };
+       std::string symbol = text("symbol");
+       std::vector<std::string> args, types;
+       for (auto *v : op.operands) {
+         args.push_back(e.expr(v));
+         types.push_back(e.dtypeOf(v->type, op.pos.line) + ",");
+       }
+       if (const char *fn = libdeviceFunction(symbol)) {
+         e.need("libdevice");
+         return e.statement(op, fmt::format("libdevice.{}({})", fn, llvm::join(args, ", ")));
+       }
+       e.need("tl");
+       bool pure = text("pure") != "false";
+       e.statement(op, fmt::format("tl.extern_elementwise(\"{}\", \"{}\", [{}], {{({}): (\"{}\", {})}}, "
+                                   "is_pure={})",
+                                   text("libname"), text("libpath"), llvm::join(args, ", "),
+                                   llvm::join(types, " "), symbol,
+                                   e.dtypeOf(op.results[0]->type, op.pos.line),
+                                   pure ? "True" : "False"));
+     }},
+    {"llvm.intr.assume",
+     [](Emitter &e, const Operation &op) {
+       if (!e.hasOperands(op, 1))
+         return;
+       e.line(fmt::format("gl.assume({})  # line {}", e.expr(op.operands[0]), op.pos.line));
+     }},
+    {"math.fma",
+     [](Emitter &e, const Operation &op) {
+       e.statement(op, fmt::format("gl.fma({}, {}, {})", e.expr(op.operands[0]),
+                                   e.expr(op.operands[1]), e.expr(op.operands[2])));
+     }},
+};
+
+} // namespace
+
+void addArithEmitters(EmitterTable &t) { addSpellings(t, kArithSpellings); }
+
+} // namespace tilexform::transcribe

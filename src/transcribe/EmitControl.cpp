@@ -1,0 +1,210 @@
+// Control flow: loops, branches and returns, spelled in Gluon.
+#include "Emitter.h"
+#include "OpText.h"
+
+#include "tilexform/ir/Dialects.h"
+
+#include <fmt/format.h>
+#include <llvm/ADT/StringExtras.h>
+
+#include <set>
+
+namespace tilexform::transcribe {
+
+using ir::Operation;
+using ir::Value;
+
+namespace {
+
+void emitFor(Emitter &e, const Operation &op) {
+  // scf.for %iv = %lb to %ub step %st iter_args(%a = %init) -> ...
+  auto lb = op.operand("lowerBound"), ub = op.operand("upperBound"), st = op.operand("step");
+  auto inits = op.operandGroup("initArgs");
+  if (op.regions.empty() || op.regions[0]->blocks.empty())
+    return e.gap("op", op.name, op.pos.line, "a loop without a body");
+  const ir::Block &b = *op.regions[0]->blocks[0];
+  if (b.arguments.size() != inits.size() + 1)
+    return e.gap("op", op.name, op.pos.line, "loop arguments the reader could not pair");
+  const Operation *yield = b.ops.empty() ? nullptr : b.ops.back().get();
+  if (yield && yield->name != "scf.yield")
+    yield = nullptr;
+  std::vector<std::string> carried;
+  for (size_t i = 0; i < inits.size(); ++i) {
+    const Value *arg = b.arguments[i + 1];
+    std::string init = e.expr(inits[i]);
+    // An accumulator an async warpgroup MMA leaves in flight across the
+    // back-edge is carried as one from the start.
+    const Operation *src = yield && i < yield->operands.size() && yield->operands[i]
+                               ? yield->operands[i]->definingOp
+                               : nullptr;
+    if (src && src->name == "ttng.warp_group_dot" && src->attr("isAsync") &&
+        ir::attrText(src->attr("isAsync")) == "true" && isTensor(inits[i]->type)) {
+      e.need("hopper_init");
+      init = "warpgroup_mma_init(" + init + ")";
+    }
+    if (init == "None" || isToken(arg->type)) {
+      e.bind(arg, "None");
+      carried.push_back("");
+      continue;
+    }
+    std::string n = e.nameFor(arg);
+    carried.push_back(n);
+    e.line(fmt::format("{} = {}", n, init));
+  }
+  std::string numStages = op.intAttr("tt.num_stages") ? fmt::format("  # plain: tt.num_stages = {}",
+                                                                    *op.intAttr("tt.num_stages"))
+                                                      : "";
+  e.line(fmt::format("for {} in range({}, {}, {}):  # line {}{}", e.nameFor(b.arguments[0]), e.expr(lb),
+                   e.expr(ub), e.expr(st), op.pos.line, numStages));
+  e.emitNested(&b, carried, /*skipUnchanged=*/true);
+  // The loop's results are the carried variables.
+  for (size_t i = 0; i < op.results.size() && i < carried.size(); ++i) {
+    if (carried[i].empty()) {
+      e.bind(op.results[i], "None");
+      continue;
+    }
+    e.line(fmt::format("{} = {}", e.nameFor(op.results[i]), carried[i]));
+  }
+}
+
+void emitIf(Emitter &e, const Operation &op) {
+  const Value *cond = op.operand("condition");
+  std::vector<std::string> results;
+  for (auto *r : op.results)
+    results.push_back(isToken(r->type) ? "" : e.nameFor(r));
+  auto branch = [&](const ir::Region *r) {
+    e.emitNested(r && !r->blocks.empty() ? r->blocks[0].get() : nullptr, results, false);
+  };
+  e.line(fmt::format("if {}:  # line {}", e.expr(cond), op.pos.line));
+  branch(op.regions.empty() ? nullptr : op.regions[0].get());
+  if (op.regions.size() > 1 && !op.regions[1]->blocks.empty() &&
+      !op.regions[1]->blocks[0]->ops.empty()) {
+    e.line("else:");
+    branch(op.regions[1].get());
+  }
+  for (size_t i = 0; i < op.results.size(); ++i)
+    if (results[i].empty())
+      e.bind(op.results[i], "None");
+}
+
+void emitWhile(Emitter &e, const Operation &op) {
+  // scf.while (%a = %init) : (...) -> (...) { before: ...; scf.condition(%c) %a }
+  // do { ^bb0(%a2): after; scf.yield %next }, as Triton writes `while c: ...`:
+  // the carried values are assigned before the loop, the condition is the
+  // before region as one expression, the body reassigns them.
+  auto inits = op.operandGroup("inits");
+  if (op.regions.size() != 2 || op.regions[0]->blocks.empty() || op.regions[1]->blocks.empty())
+    return e.gap("op", op.name, op.pos.line, "a while loop without its two regions");
+  const ir::Block &before = *op.regions[0]->blocks[0];
+  const ir::Block &after = *op.regions[1]->blocks[0];
+  const Operation *cond = before.ops.empty() ? nullptr : before.ops.back().get();
+  if (!cond || cond->name != "scf.condition" || before.arguments.size() != inits.size())
+    return e.gap("op", op.name, op.pos.line, "a while loop whose condition the reader could not pair");
+  auto passed = cond->operandGroup("args");
+  const Value *test = cond->operand("condition");
+  // The values the condition passes on must be the carried ones, in order.
+  if (passed.size() != before.arguments.size() || after.arguments.size() != passed.size() ||
+      op.results.size() != passed.size() || !test)
+    return e.gap("op", op.name, op.pos.line, "a while loop whose condition passes other values");
+  for (size_t i = 0; i < passed.size(); ++i)
+    if (passed[i] != before.arguments[i])
+      return e.gap("op", op.name, op.pos.line, "a while loop whose condition passes other values");
+  std::vector<std::string> carried;
+  for (size_t i = 0; i < inits.size(); ++i) {
+    const Value *arg = before.arguments[i];
+    std::string init = e.expr(inits[i]);
+    if (init == "None" || isToken(arg->type)) {
+      e.bind(arg, "None");
+      e.bind(after.arguments[i], "None");
+      e.bind(op.results[i], "None");
+      carried.push_back("");
+      continue;
+    }
+    std::string n = e.nameFor(arg);
+    e.bind(after.arguments[i], n);
+    e.bind(op.results[i], n);
+    carried.push_back(n);
+    e.line(fmt::format("{} = {}", n, init));
+  }
+  std::vector<const Operation *> testOps;
+  for (size_t i = 0; i + 1 < before.ops.size(); ++i)
+    testOps.push_back(before.ops[i].get());
+  if (!e.foldOps(testOps))
+    return e.gap("op", op.name, op.pos.line,
+                 "a while condition with ops Python cannot write as one expression");
+  e.line(fmt::format("while {}:  # line {}", e.expr(test), op.pos.line));
+  e.emitNested(&after, carried, /*skipUnchanged=*/true);
+}
+
+} // namespace
+
+void Emitter::emitFunctionBody(const ir::Region &body) {
+  if (body.blocks.empty())
+    return;
+  std::set<const ir::Block *> seen;
+  emitBlockTree(body, *body.blocks.front(), /*nested=*/false, seen);
+  for (auto &b : body.blocks)
+    if (!seen.count(b.get()))
+      gap("op", "cf.br", b->ops.empty() ? 0 : b->ops.front()->pos.line,
+          "a block no early exit reaches (control flow that joins again)");
+}
+
+// A block, then where its terminator goes: an early exit `cf.cond_br %c,
+// ^exit, ^rest` is `if c:` around the exiting block (which returns), and the
+// rest follows at the same level.
+void Emitter::emitBlockTree(const ir::Region &body, const ir::Block &b, bool nested,
+                            std::set<const ir::Block *> &seen) {
+  seen.insert(&b);
+  const Operation *term = b.ops.empty() ? nullptr : b.ops.back().get();
+  for (auto &o : b.ops)
+    if (o.get() != term || (term->name != "cf.cond_br" && term->name != "cf.br" &&
+                            term->name != "tt.return"))
+      emitOp(*o);
+  if (!term)
+    return;
+  if (term->name == "tt.return") {
+    ++opsTotal_;
+    ++opsDone_;
+    if (nested)
+      line(fmt::format("return  # line {}", term->pos.line));
+    return;
+  }
+  if (term->name != "cf.cond_br" && term->name != "cf.br")
+    return;
+  ++opsTotal_;
+  auto blockNamed = [&](const std::string &label) -> const ir::Block * {
+    for (auto &blk : body.blocks)
+      if (blk->label == label)
+        return blk.get();
+    return nullptr;
+  };
+  std::vector<std::string> labels = successorLabels(*term);
+  const Value *cond = term->operand("condition");
+  if (term->name == "cf.br" || labels.size() != 2 || !cond)
+    return gap("op", term->name, term->pos.line, "control flow that joins again (only early exits are spelled)");
+  const ir::Block *taken = blockNamed(labels[0]), *rest = blockNamed(labels[1]);
+  if (!taken || !rest || !taken->arguments.empty() || !rest->arguments.empty() ||
+      seen.count(taken) || seen.count(rest))
+    return gap("op", term->name, term->pos.line, "a branch to a block with arguments or two predecessors");
+  ++opsDone_;
+  line(fmt::format("if {}:  # line {}", expr(cond), term->pos.line));
+  ++indent_;
+  emitBlockTree(body, *taken, /*nested=*/true, seen);
+  --indent_;
+  emitBlockTree(body, *rest, nested, seen);
+}
+
+namespace {
+
+const Spelling kControlSpellings[] = {
+    {"scf.for", emitFor},
+    {"scf.if", emitIf},
+    {"scf.while", emitWhile},
+    {"tt.return", [](Emitter &, const Operation &) {}},
+};
+
+} // namespace
+
+void addControlEmitters(EmitterTable &t) { addSpellings(t, kControlSpellings); }
+
+} // namespace tilexform::transcribe

@@ -1,0 +1,136 @@
+// Matrix multiply-accumulate: tt.dot by accumulator layout, Hopper warpgroup MMA, Blackwell tcgen05 and tensor memory, spelled in Gluon.
+#include "Emitter.h"
+#include "OpText.h"
+
+#include "tilexform/ir/Dialects.h"
+#include "tilexform/support/Text.h"
+
+#include <fmt/format.h>
+#include <llvm/ADT/StringExtras.h>
+#include <mlir/IR/BuiltinTypes.h>
+
+#include <map>
+
+namespace tilexform::transcribe {
+
+using ir::Operation;
+using ir::Value;
+
+namespace {
+
+const Spelling kMmaSpellings[] = {
+    {"ttng.warp_group_dot",
+     [](Emitter &e, const Operation &op) {
+       e.need("hopper");
+       bool async = op.attr("isAsync") && ir::attrText(op.attr("isAsync")) == "true";
+       std::string useC = op.operand("useC") ? ", use_acc=" + e.expr(op.operand("useC")) : "";
+       e.statement(op, fmt::format("warpgroup_mma({}, {}, {}{}{})", e.expr(op.operand("a")),
+                                   e.expr(op.operand("b")), e.expr(op.operand("c")), useC,
+                                   async ? ", is_async=True" : ""));
+     }},
+    {"ttng.warp_group_dot_wait",
+     [](Emitter &e, const Operation &op) {
+       e.need("hopper");
+       std::vector<std::string> deps;
+       for (auto *v : op.operands)
+         deps.push_back(e.expr(v));
+       // One dependency comes back as itself, several as a tuple.
+       std::string lhs = e.assign(op);
+       e.line(fmt::format("{}warpgroup_mma_wait({}, deps=[{}])  # line {}", lhs,
+                          op.intAttr("pendings").value_or(0), llvm::join(deps, ", "),
+                          op.pos.line));
+     }},
+    {"tt.dot",
+     [](Emitter &e, const Operation &op) {
+       auto enc = ir::encodingOf(op.results[0]->type);
+       std::string kind = enc ? enc->kind() : "";
+       std::string fn;
+       if (kind == "amd_mfma") {
+         fn = e.amdModule() + ".mfma";
+       } else if (kind == "amd_wmma") {
+         // RDNA3 (gfx11) and RDNA4 (gfx12) spell WMMA in their own modules.
+         std::string arch = e.module().facts.arch();
+         std::string mod = llvm::StringRef(arch).starts_with("gfx12") ? "rdna4" : "rdna3";
+         e.need(mod);
+         fn = mod + ".wmma";
+       } else if (kind == "nvidia_mma") {
+         e.need("ampere");
+         fn = "mma_v2";
+       } else {
+         return e.gap("op", op.name + " on " + kind, op.pos.line,
+                      "a dot whose accumulator layout has no Gluon instruction here");
+       }
+       e.statement(op, fmt::format("{}({}, {}, {})", fn, e.expr(op.operand("a")),
+                                   e.expr(op.operand("b")), e.expr(op.operand("c"))));
+     }},
+    {"ttng.tmem_alloc",
+     [](Emitter &e, const Operation &op) {
+       e.need("blackwell");
+       mlir::Type t = op.results[0]->type;
+       auto tt = mlir::dyn_cast_or_null<ir::TritonType>(t);
+       if (!tt)
+         return e.gap("op", op.name, op.pos.line, "an allocation whose type is not a memdesc");
+       auto info = tt.info();
+       const auto &dims = info.allocShape.empty() ? info.shape : info.allocShape;
+       std::string value = op.operand("src") ? ", " + e.expr(op.operand("src")) : "";
+       e.line(fmt::format("{} = allocate_tensor_memory({}, {}, {}{})  # line {}",
+                          e.nameFor(op.results[0]), e.dtypeOf(t, op.pos.line), listText(dims),
+                          e.layoutOf(t, op.pos.line), value, op.pos.line));
+       for (size_t i = 1; i < op.results.size(); ++i)
+         e.bind(op.results[i], "None");
+     }},
+    {"ttng.tmem_store",
+     [](Emitter &e, const Operation &op) {
+       std::string pred = op.operand("pred") ? ", pred=" + e.expr(op.operand("pred")) : "";
+       e.line(fmt::format("{}.store({}{})  # line {}", e.expr(op.operand("dst")),
+                          e.expr(op.operand("src")), pred, op.pos.line));
+       for (auto *r : op.results)
+         e.bind(r, "None");
+     }},
+    {"ttng.tmem_load",
+     [](Emitter &e, const Operation &op) {
+       // The value; the async token Triton adds has no Gluon counterpart.
+       e.line(fmt::format("{} = {}.load({})  # line {}", e.nameFor(op.results[0]),
+                          e.expr(op.operand("src")),
+                          e.layoutOf(op.results[0]->type, op.pos.line), op.pos.line));
+       for (size_t i = 1; i < op.results.size(); ++i)
+         e.bind(op.results[i], "None");
+     }},
+    {"ttng.tc_gen5_mma",
+     [](Emitter &e, const Operation &op) {
+       e.need("blackwell");
+       std::string args = e.expr(op.operand("a")) + ", " + e.expr(op.operand("b")) + ", " +
+                          e.expr(op.operand("d"));
+       if (auto *useD = op.operand("useD"))
+         args += ", use_acc=" + e.expr(useD);
+       if (auto *pred = op.operand("pred"))
+         args += ", pred=" + e.expr(pred);
+       auto bars = op.operandGroup("barriers");
+       if (!bars.empty()) {
+         std::vector<std::string> b, p;
+         for (auto *v : bars)
+           b.push_back(e.expr(v));
+         for (auto *v : op.operandGroup("barrier_preds"))
+           p.push_back(e.expr(v));
+         args += ", mbarriers=[" + llvm::join(b, ", ") + "]";
+         if (!p.empty())
+           args += ", mbarrier_preds=[" + llvm::join(p, ", ") + "]";
+       }
+       e.line(fmt::format("tcgen05_mma({})  # line {}", args, op.pos.line));
+       for (auto *r : op.results)
+         e.bind(r, "None");
+     }},
+    {"ttng.tc_gen5_commit",
+     [](Emitter &e, const Operation &op) {
+       e.need("blackwell");
+       std::string pred = op.operand("pred") ? ", pred=" + e.expr(op.operand("pred")) : "";
+       e.line(fmt::format("tcgen05_commit({}{})  # line {}", e.expr(op.operand("barrier")), pred,
+                          op.pos.line));
+     }},
+};
+
+} // namespace
+
+void addMmaEmitters(EmitterTable &t) { addSpellings(t, kMmaSpellings); }
+
+} // namespace tilexform::transcribe

@@ -1,0 +1,115 @@
+// Tensor shape ops, layout conversions, reductions, scans, histograms and gathers, spelled in Gluon.
+#include "Emitter.h"
+#include "OpText.h"
+
+#include "tilexform/ir/Dialects.h"
+#include "tilexform/support/Text.h"
+
+#include <fmt/format.h>
+#include <llvm/ADT/StringExtras.h>
+#include <mlir/IR/BuiltinTypes.h>
+
+#include <map>
+
+namespace tilexform::transcribe {
+
+using ir::Operation;
+using ir::Value;
+
+namespace {
+
+/// A shape op's result with plain's layout stated: Gluon infers a blocked or
+/// linear layout for a permute, reshape, join or split, never the dot
+/// operand, MMA or slice object plain's compiler may have given it (equal as
+/// a linear layout, different as an object, which the MMA builders refuse).
+/// The conversion is between equal linear layouts, which
+/// `assert_trivial=True` makes the compiler prove: it moves no data.
+std::string statedLayout(Emitter &e, const Operation &op, const std::string &rhs) {
+  if (op.results.size() != 1)
+    return rhs;
+  mlir::Type t = op.results[0]->type;
+  auto enc = t ? ir::encodingOf(t) : nullptr;
+  if (!enc || enc->kind() == "blocked" || enc->kind() == "linear" || !e.hasLayoutConstant(t))
+    return rhs;
+  return fmt::format("gl.convert_layout({}, {}, assert_trivial=True)", rhs,
+                     e.layoutOf(t, op.pos.line));
+}
+
+const Spelling kTensorSpellings[] = {
+    {"tt.reduce",
+     [](Emitter &e, const Operation &op) {
+       std::string fn = e.combineFunction(op);
+       std::vector<std::string> srcs;
+       for (auto *v : op.operands)
+         srcs.push_back(e.expr(v));
+       std::string in = srcs.size() == 1 ? srcs[0] : fmt::format("({})", llvm::join(srcs, ", "));
+       e.statement(op, fmt::format("gl.reduce({}, {}, {})", in, op.intAttr("axis").value_or(0), fn));
+     }},
+    {"tt.scan",
+     [](Emitter &e, const Operation &op) {
+       std::string fn = e.combineFunction(op);
+       std::vector<std::string> srcs;
+       for (auto *v : op.operands)
+         srcs.push_back(e.expr(v));
+       std::string in = srcs.size() == 1 ? srcs[0] : fmt::format("({})", llvm::join(srcs, ", "));
+       bool reverse = op.attr("reverse") && ir::attrText(op.attr("reverse")) == "true";
+       e.statement(op, fmt::format("gl.associative_scan({}, {}, {}{})", in,
+                                   op.intAttr("axis").value_or(0), fn,
+                                   reverse ? ", reverse=True" : ""));
+     }},
+    {"tt.expand_dims",
+     [](Emitter &e, const Operation &op) {
+       e.statement(op, fmt::format("gl.expand_dims({}, {})", e.expr(op.operands[0]),
+                                   op.intAttr("axis").value_or(0)));
+     }},
+    {"tt.broadcast",
+     [](Emitter &e, const Operation &op) {
+       e.statement(op, fmt::format("{}.broadcast_to({})", e.expr(op.operands[0]),
+                                   listText(shapeOf(op.results[0]->type))));
+     }},
+    {"tt.reshape",
+     [](Emitter &e, const Operation &op) {
+       e.statement(op, fmt::format("gl.reshape({}, {}{})", e.expr(op.operands[0]),
+                                   listText(shapeOf(op.results[0]->type)),
+                                   op.attr("allow_reorder") ? ", can_reorder=True" : ""));
+     }},
+    {"tt.trans",
+     [](Emitter &e, const Operation &op) {
+       std::string order = orderList(op.attr("order"));
+       e.statement(op, statedLayout(e, op, fmt::format("gl.permute({}, {})", e.expr(op.operands[0]),
+                                                       order)));
+     }},
+    {"tt.join",
+     [](Emitter &e, const Operation &op) {
+       if (e.hasOperands(op, 2))
+         e.statement(op, statedLayout(e, op, fmt::format("gl.join({}, {})", e.expr(op.operands[0]),
+                                                         e.expr(op.operands[1]))));
+     }},
+    {"tt.split", [](Emitter &e, const Operation &op) { e.call1(op, "gl.split"); }},
+    {"ttg.convert_layout",
+     [](Emitter &e, const Operation &op) {
+       e.statement(op, fmt::format("gl.convert_layout({}, {})", e.expr(op.operands[0]),
+                                   e.layoutOf(op.results[0]->type, op.pos.line)));
+     }},
+    {"tt.histogram",
+     [](Emitter &e, const Operation &op) {
+       auto shape = shapeOf(op.results[0]->type);
+       std::string args = e.expr(op.operand("src")) + ", " +
+                          std::to_string(shape.empty() ? 0 : shape[0]);
+       if (auto *mask = op.operand("mask"))
+         args += ", mask=" + e.expr(mask);
+       e.statement(op, fmt::format("gl.histogram({}, layout={})", args,
+                                   e.layoutOf(op.results[0]->type, op.pos.line)));
+     }},
+    {"tt.gather",
+     [](Emitter &e, const Operation &op) {
+       e.statement(op, fmt::format("gl.gather({}, {}, {})", e.expr(op.operand("src")),
+                                   e.expr(op.operand("indices")), op.intAttr("axis").value_or(0)));
+     }},
+};
+
+} // namespace
+
+void addTensorEmitters(EmitterTable &t) { addSpellings(t, kTensorSpellings); }
+
+} // namespace tilexform::transcribe

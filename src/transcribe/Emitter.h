@@ -1,0 +1,148 @@
+// The transcriber's emitter: walks plain's function and writes one Python
+// statement per op. How each op is spelled lives in the Emit*.cpp files, one
+// per op family, each adding its handlers to one table (EmitterTable); this
+// class holds what they share: the scope of names, expressions bound to
+// values, the layout constants, the gaps and the imports.
+#pragma once
+
+#include "Scope.h"
+
+#include "tilexform/analysis/Recover.h"
+#include "tilexform/ir/Module.h"
+#include "tilexform/transcribe/Transcribe.h"
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/StringMap.h>
+#include <mlir/IR/Types.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tilexform::transcribe {
+
+class Emitter;
+using EmitterHandler = void (*)(Emitter &, const ir::Operation &);
+using EmitterTable = llvm::StringMap<EmitterHandler>;
+
+/// One op's spelling, as the family files list them.
+struct Spelling {
+  const char *op;
+  EmitterHandler emit;
+};
+void addSpellings(EmitterTable &t, llvm::ArrayRef<Spelling> spellings);
+
+// The op families; each registers its spellings.
+void addArithEmitters(EmitterTable &t);
+void addTensorEmitters(EmitterTable &t);
+void addMemoryEmitters(EmitterTable &t);
+void addMmaEmitters(EmitterTable &t);
+void addNvidiaEmitters(EmitterTable &t);
+void addAmdEmitters(EmitterTable &t);
+void addControlEmitters(EmitterTable &t);
+
+class Emitter {
+public:
+  Emitter(const ir::Module &m, const analysis::RecoverReport &rec, const TranscribeOptions &o);
+
+  llvm::Expected<TranscribeReport> run();
+
+  // ---- what handlers use ---------------------------------------------------------
+
+  const ir::Module &module() const { return m_; }
+  const TranscribeOptions &options() const { return o_; }
+  bool amd() const { return m_.facts.vendor() == "amd"; }
+
+  std::string nameFor(const ir::Value *v) { return scope_.nameFor(v); }
+  /// The Python expression of `v`: what was bound to it, else its name.
+  std::string expr(const ir::Value *v);
+  /// Binds `v` to an expression instead of a name (a literal, `None` for a
+  /// token Gluon has no counterpart for).
+  void bind(const ir::Value *v, std::string text) { exprs_[v] = std::move(text); }
+  bool bound(const ir::Value *v) const { return exprs_.count(v) != 0; }
+
+  /// The layout constant of `t`'s encoding; a gap when it has none.
+  std::string layoutOf(mlir::Type t, unsigned line);
+  /// Whether `t`'s encoding has a layout constant.
+  bool hasLayoutConstant(mlir::Type t) const;
+  std::string dtypeOf(mlir::Type t, unsigned line);
+
+  void gap(const std::string &kind, const std::string &what, unsigned line,
+           const std::string &reason);
+  void line(const std::string &text);
+  /// `a, b = ` for an op's results (empty when it has none).
+  std::string assign(const ir::Operation &op);
+  void statement(const ir::Operation &op, const std::string &rhs);
+  void need(const std::string &import) { imports_.insert(import); }
+  /// The Gluon module of AMD's instructions for this target: cdna4 on
+  /// gfx950, cdna3 otherwise.
+  std::string amdModule();
+
+  /// Whether `op` has at least `n` operands; a gap when not.
+  bool hasOperands(const ir::Operation &op, size_t n);
+  void binary(const ir::Operation &op, const char *pyOp);
+  void call2(const ir::Operation &op, const char *fn, const std::string &extra = "");
+  void call1(const ir::Operation &op, const char *fn);
+  void cast(const ir::Operation &op, bool bitcast = false, const std::string &extra = "");
+
+  // Gluon's integers carry their signedness in the type, plain's IR in the
+  // op: an unsigned op reads its operands through a bitcast to the unsigned
+  // type of the same width and gives its integer result back as signed. The
+  // bitcasts are between equal IR types, so they fold away.
+  /// `x.to(gl.uint32, bitcast=True)` for an integer value; a literal as is
+  /// (it takes the other operand's type).
+  std::string unsignedOperand(const ir::Value *v);
+  /// `(rhs).to(gl.int32, bitcast=True)` for an integer result type.
+  std::string signedResult(const std::string &rhs, mlir::Type t);
+  /// The unsigned dtype of an integer element type (`gl.uint32`); empty for
+  /// i1 and non-integers.
+  static std::string unsignedDtype(mlir::Type t);
+
+  /// The `@gluon.jit` combine function of a reduction's or scan's region.
+  std::string combineFunction(const ir::Operation &op);
+
+  void emitOp(const ir::Operation &op);
+  void emitBlock(const ir::Block &b);
+  /// A nested block one level in: its ops, its scf.yield as assignments to
+  /// `targets` (those left empty carry nothing; with skipUnchanged a value
+  /// yielded unchanged is not reassigned), `pass` when it writes nothing.
+  void emitNested(const ir::Block *b, const std::vector<std::string> &targets, bool skipUnchanged);
+  int &indent() { return indent_; }
+
+  /// The function's body: its entry block and, where plain has early exits
+  /// (`cf.cond_br` to a block that returns), the blocks they branch to, as
+  /// nested `if c: ... return`.
+  void emitFunctionBody(const ir::Region &body);
+
+  /// Emits `op`'s pure ops as one expression: while folding, a statement
+  /// binds its single result to its right-hand side instead of writing a
+  /// line. Returns false (nothing bound) when an op cannot be folded.
+  bool foldOps(const std::vector<const ir::Operation *> &ops);
+
+private:
+  static const EmitterTable &emitters();
+  void hints(const ir::Operation &op);
+  bool wellFormed(const ir::Operation &op);
+
+  const ir::Module &m_;
+  const analysis::RecoverReport &rec_;
+  const TranscribeOptions &o_;
+  std::map<std::string, std::string> layoutNames_;
+  Scope scope_;
+  std::map<const ir::Value *, std::string> exprs_;
+  std::string body_;
+  std::vector<std::string> helpers_; // combine functions, emitted before the kernel
+  std::map<std::string, std::string> helperByBody_;
+  int indent_ = 1;
+  std::vector<Gap> gaps_;
+  std::set<std::string> imports_;
+  bool currentOk_ = true;
+  int folding_ = 0;       // >0: statements bind expressions instead of writing lines
+  bool foldFailed_ = false;
+  void emitBlockTree(const ir::Region &body, const ir::Block &b, bool nested,
+                     std::set<const ir::Block *> &seen);
+  size_t opsTotal_ = 0, opsDone_ = 0;
+};
+
+} // namespace tilexform::transcribe

@@ -1,0 +1,33 @@
+// The names of one Python scope of the anchor: every value, parameter and
+// module-level name is given here, so two never collide and none shadows a
+// keyword, a builtin or a name the module imports.
+#pragma once
+
+#include "tilexform/ir/Module.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace tilexform::transcribe {
+
+class Scope {
+public:
+  /// The Python name of `v`, made from its SSA name on first use: unique in
+  /// this scope, an identifier, no keyword or reserved name.
+  std::string nameFor(const ir::Value *v);
+  /// Takes `name` for something else of the module (the kernel, a helper).
+  void reserve(const std::string &name) { used_.insert(name); }
+  /// A fresh name made from `base`, taken.
+  std::string fresh(const std::string &base);
+
+  /// Names no value may take: Python's keywords and the names the module
+  /// binds itself.
+  static const std::set<std::string> &reserved();
+
+private:
+  std::map<const ir::Value *, std::string> names_;
+  std::set<std::string> used_;
+};
+
+} // namespace tilexform::transcribe
