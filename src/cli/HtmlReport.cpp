@@ -130,8 +130,8 @@ Drawn draw(const layout::EncodingPtr &enc, const std::vector<int64_t> &shape, un
 std::string figure(const std::string &caption, const Drawn &d, const std::string &title,
                    const std::string &subtitle, const std::set<int64_t> &highlighted,
                    const std::string &id) {
-  std::string out = fmt::format("<figure id=\"{}\"><figcaption>{}</figcaption>\n", id,
-                                xmlEscape(caption));
+  std::string out =
+      fmt::format("<figure id=\"{}\"><figcaption>{}</figcaption>\n", id, xmlEscape(caption));
   if (d.picture) {
     layout::SvgOptions o;
     o.title = title;
@@ -177,11 +177,10 @@ std::string usesTable(const char *id, const std::vector<const analysis::LayoutUs
 }
 
 std::string sharedLine(const char *who, const analysis::SharedSummary &s) {
-  return fmt::format("<tr><th>{}</th><td>{}</td><td>{}</td><td>{}</td></tr>\n", who, s.peakBytes,
-                     s.declaredBytes,
-                     s.capacity ? fmt::format("{} ({})", s.capacity->value,
-                                              xmlEscape(s.capacity->source))
-                                : xmlEscape("unknown: " + s.capacityNote));
+  return fmt::format(
+      "<tr><th>{}</th><td>{}</td><td>{}</td><td>{}</td></tr>\n", who, s.peakBytes, s.declaredBytes,
+      s.capacity ? fmt::format("{} ({})", s.capacity->value, xmlEscape(s.capacity->source))
+                 : xmlEscape("unknown: " + s.capacityNote));
 }
 
 /// Bytes live over the dump's lines: one bar per allocation and the sum.
@@ -241,8 +240,8 @@ std::string sharedTimeline(const analysis::SharedSummary &s) {
     auto &a = s.allocations[i];
     int64_t y = barsTop + int64_t(i) * (barH + 4);
     int64_t x0 = xOf(a.firstLine), x1 = std::max(xOf(a.lastLine), x0 + 2);
-    out += fmt::format("<text x=\"4\" y=\"{}\">{} {} B</text>\n", y + 12, xmlEscape(a.name),
-                       a.bytes);
+    out +=
+        fmt::format("<text x=\"4\" y=\"{}\">{} {} B</text>\n", y + 12, xmlEscape(a.name), a.bytes);
     out += fmt::format("<rect class=\"allocation\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
                        "fill=\"{}\"><title>{} {} B, lines {}-{}: {}</title></rect>\n",
                        x0, y, x1 - x0, barH, layout::pictureColor(int32_t(i)), xmlEscape(a.name),
@@ -293,10 +292,10 @@ std::string verifyHtml(const analysis::VerifyReport &v, const std::string &plain
     bool compared = plain.picture && anchor.picture;
     if (compared)
       differing = layout::differingCells(*plain.picture, *anchor.picture);
-    out += fmt::format("<section class=\"difference\" id=\"{}\" data-compared=\"{}\" "
-                       "data-differing=\"{}\">\n<h3>Difference {}: {}</h3>\n",
-                       id, compared ? "true" : "false", differing.size(), i + 1,
-                       xmlEscape(d.differs));
+    out +=
+        fmt::format("<section class=\"difference\" id=\"{}\" data-compared=\"{}\" "
+                    "data-differing=\"{}\">\n<h3>Difference {}: {}</h3>\n",
+                    id, compared ? "true" : "false", differing.size(), i + 1, xmlEscape(d.differs));
     out += "<table class=\"sides\"><tr><th></th><th>plain</th><th>anchor</th></tr>\n";
     out += fmt::format("<tr><th>layout</th><td>{}</td><td>{}</td></tr>\n",
                        side(d.plain, [](auto &u) { return code(u.attr); }),
@@ -310,10 +309,9 @@ std::string verifyHtml(const analysis::VerifyReport &v, const std::string &plain
     out += fmt::format("<tr><th>roles</th><td>{}</td><td>{}</td></tr>\n",
                        side(d.plain, [](auto &u) { return rolesText(u.roles); }),
                        side(d.anchor, [](auto &u) { return rolesText(u.roles); }));
-    out += fmt::format(
-        "<tr><th>use sites</th><td>{}</td><td>{}</td></tr>\n</table>\n",
-        side(d.plain, [](auto &u) { return sitesHtml(u.sites, u.sites.size()); }),
-        side(d.anchor, [](auto &u) { return sitesHtml(u.sites, u.sites.size()); }));
+    out += fmt::format("<tr><th>use sites</th><td>{}</td><td>{}</td></tr>\n</table>\n",
+                       side(d.plain, [](auto &u) { return sitesHtml(u.sites, u.sites.size()); }),
+                       side(d.anchor, [](auto &u) { return sitesHtml(u.sites, u.sites.size()); }));
     if (!d.fixes.empty()) {
       std::vector<std::string> edits;
       for (auto &f : d.fixes)
@@ -324,8 +322,8 @@ std::string verifyHtml(const analysis::VerifyReport &v, const std::string &plain
       out += fmt::format("<p class=\"fix\">Fix in the anchor's constructor: {}</p>\n",
                          fmt::join(edits, ", "));
     } else if (d.plain && d.plain->gluon) {
-      out += fmt::format("<p class=\"fix\">Use plain's constructor: {}</p>\n",
-                         code(*d.plain->gluon));
+      out +=
+          fmt::format("<p class=\"fix\">Use plain's constructor: {}</p>\n", code(*d.plain->gluon));
     }
     if (compared)
       out += fmt::format("<p>{} of {} elements are held by different threads or registers "
@@ -345,9 +343,9 @@ std::string verifyHtml(const analysis::VerifyReport &v, const std::string &plain
     std::vector<std::string> notes;
     for (auto &d : ds) {
       uses.push_back(&d.use);
-      notes.push_back(d.nearest ? fmt::format("{}: {}", code(d.nearest->attr),
-                                              xmlEscape(d.nearest->differs))
-                                : "none");
+      notes.push_back(
+          d.nearest ? fmt::format("{}: {}", code(d.nearest->attr), xmlEscape(d.nearest->differs))
+                    : "none");
     }
     return std::pair(uses, notes);
   };
@@ -361,8 +359,8 @@ std::string verifyHtml(const analysis::VerifyReport &v, const std::string &plain
   std::vector<std::string> causes;
   for (auto &r : v.reconciled) {
     reconciled.push_back(&r.use);
-    causes.push_back(fmt::format("{} ({}): {}", code(r.cause), xmlEscape(r.side),
-                                 xmlEscape(r.detail)));
+    causes.push_back(
+        fmt::format("{} ({}): {}", code(r.cause), xmlEscape(r.side), xmlEscape(r.detail)));
   }
   out += "<h2 id=\"reconciled\">Reconciled</h2>\n";
   out += usesTable("reconciled-table", reconciled, causes, "why");
@@ -441,8 +439,8 @@ std::string recoverHtml(const analysis::RecoverReport &r, Verdict verdict,
     out += "<h2 id=\"num-warps\">num_warps disagreements</h2>\n<table><tr><th>layout</th>"
            "<th>its warps</th><th>num_warps</th><th>line</th></tr>\n";
     for (auto &m : r.warpMismatches)
-      out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                         code(m.layout), m.layoutWarps, m.expected, m.line);
+      out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", code(m.layout),
+                         m.layoutWarps, m.expected, m.line);
     out += "</table>\n";
   }
 
@@ -472,9 +470,8 @@ std::string recoverHtml(const analysis::RecoverReport &r, Verdict verdict,
   out += fmt::format(
       "<p>Peak {} B live, {} B declared{}; capacity {}.</p>\n", sh.peakBytes, sh.declaredBytes,
       sh.compilerBytes ? fmt::format(", the compiler's total {} B", *sh.compilerBytes) : "",
-      sh.capacity
-          ? fmt::format("{} B ({})", sh.capacity->value, xmlEscape(sh.capacity->source))
-          : xmlEscape("unknown: " + sh.capacityNote));
+      sh.capacity ? fmt::format("{} B ({})", sh.capacity->value, xmlEscape(sh.capacity->source))
+                  : xmlEscape("unknown: " + sh.capacityNote));
   out += sharedTimeline(sh);
   if (!sh.allocations.empty()) {
     out += "<table id=\"allocation-table\"><tr><th>allocation</th><th>bytes</th><th>line</th>"

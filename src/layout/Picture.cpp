@@ -68,8 +68,8 @@ llvm::Expected<LayoutPicture> pictureOf(const LinearLayout &ll, unsigned element
   int64_t locations = int64_t(p.blocks) * (p.shared ? p.offsets : int64_t(p.warps) * p.lanes) *
                       (p.shared ? 1 : p.registers);
   if (locations > kPictureMaxElements * 1024)
-    return pictureError(fmt::format("the layout has {} hardware locations, too many to draw",
-                                    locations));
+    return pictureError(
+        fmt::format("the layout has {} hardware locations, too many to draw", locations));
 
   p.cols = p.shape.size() == 1 ? std::min<int64_t>(p.shape[0], kPictureRowWrap)
            : p.shape.empty()   ? 1

@@ -31,7 +31,9 @@ std::string ownerText(const LayoutPicture &p, const PictureOwner &o) {
   return fmt::format("B{}:W{}:T{}:R{}", o.block, o.warp, o.lane, o.reg);
 }
 
-std::string elementText(const PictureCell &c) { return fmt::format("{}", fmt::join(c.element, ",")); }
+std::string elementText(const PictureCell &c) {
+  return fmt::format("{}", fmt::join(c.element, ","));
+}
 
 } // namespace
 
@@ -90,8 +92,8 @@ std::string renderSvg(const LayoutPicture &p, const SvgOptions &options) {
   int64_t textLines = int64_t(title.size() + subtitle.size()) + 1; // + the summary line
   int64_t gridTop = kMargin + textLines * kTitleLine + 8 + legendRows * 18 + 8 + kHeader;
   int64_t gridLeft = kMargin + 40;
-  int64_t width = std::max<int64_t>(gridLeft + p.cols * cw + kMargin,
-                                    kMargin * 2 + int64_t(kTitleChars) * 7);
+  int64_t width =
+      std::max<int64_t>(gridLeft + p.cols * cw + kMargin, kMargin * 2 + int64_t(kTitleChars) * 7);
   int64_t height = gridTop + p.rows * ch + kMargin;
 
   std::string out;
@@ -119,14 +121,14 @@ std::string renderSvg(const LayoutPicture &p, const SvgOptions &options) {
     y += kTitleLine;
   }
   std::string summary =
-      p.shared ? fmt::format("shape {}: {} offsets x {} blocks; bank = (offset x {} bits / 32) "
-                             "mod {}; a bank repeated in a row is a conflict",
-                             fmt::join(p.shape, "x"), p.offsets, p.blocks,
-                             p.elementBits ? p.elementBits : 16, kPictureBanks)
-               : fmt::format("shape {}: {} registers x {} lanes x {} warps x {} blocks; "
-                             "cell T<thread>:<register>, thread = warp x {} + lane; colour: warp",
-                             fmt::join(p.shape, "x"), p.registers, p.lanes, p.warps, p.blocks,
-                             p.lanes);
+      p.shared
+          ? fmt::format("shape {}: {} offsets x {} blocks; bank = (offset x {} bits / 32) "
+                        "mod {}; a bank repeated in a row is a conflict",
+                        fmt::join(p.shape, "x"), p.offsets, p.blocks,
+                        p.elementBits ? p.elementBits : 16, kPictureBanks)
+          : fmt::format("shape {}: {} registers x {} lanes x {} warps x {} blocks; "
+                        "cell T<thread>:<register>, thread = warp x {} + lane; colour: warp",
+                        fmt::join(p.shape, "x"), p.registers, p.lanes, p.warps, p.blocks, p.lanes);
   if (!labels)
     summary += fmt::format("; labels left out past {} elements", kPictureMaxLabelled);
   if (p.shape.size() == 1 && p.shape[0] > kPictureRowWrap)
@@ -186,8 +188,7 @@ std::string renderSvg(const LayoutPicture &p, const SvgOptions &options) {
                            o.lane, o.reg);
     }
     if (labels)
-      out += fmt::format("><title>[{}] {}</title></rect>\n", elementText(c),
-                         xmlEscape(p.label(c)));
+      out += fmt::format("><title>[{}] {}</title></rect>\n", elementText(c), xmlEscape(p.label(c)));
     else
       out += "/>\n";
   }
@@ -203,9 +204,9 @@ std::string renderSvg(const LayoutPicture &p, const SvgOptions &options) {
         PictureCell first{c.element, {c.owners[0]}};
         text = p.label(first) + fmt::format(" +{}", c.owners.size() - 1);
       }
-      out += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n",
-                         gridLeft + (i % p.cols) * cw + cw / 2,
-                         gridTop + (i / p.cols) * ch + ch / 2 + 3, xmlEscape(text));
+      out +=
+          fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", gridLeft + (i % p.cols) * cw + cw / 2,
+                      gridTop + (i / p.cols) * ch + ch / 2 + 3, xmlEscape(text));
     }
     out += "</g>\n";
   }

@@ -116,8 +116,6 @@ TEST_F(Picture, SvgIsDeterministicAndColoursByWarp) {
   EXPECT_NE(pictureColor(8), pictureColor(0));
 }
 
-TEST(PictureText, XmlEscape) {
-  EXPECT_EQ(xmlEscape("a<b>&\"c\x01"), "a&lt;b&gt;&amp;&quot;c ");
-}
+TEST(PictureText, XmlEscape) { EXPECT_EQ(xmlEscape("a<b>&\"c\x01"), "a&lt;b&gt;&amp;&quot;c "); }
 
 } // namespace

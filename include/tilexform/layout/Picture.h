@@ -71,8 +71,8 @@ std::set<int64_t> differingCells(const LayoutPicture &a, const LayoutPicture &b)
 
 /// What an SVG shows besides the cells.
 struct SvgOptions {
-  std::string title;            // the layout's text
-  std::string subtitle;         // the Gluon constructor
+  std::string title;             // the layout's text
+  std::string subtitle;          // the Gluon constructor
   std::set<int64_t> highlighted; // cells outlined as differing
   std::string idPrefix;          // keeps ids unique when several SVGs share a page
   bool standalone = true;        // an XML declaration and xmlns (a file of its own)
