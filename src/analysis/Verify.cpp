@@ -42,6 +42,7 @@ std::map<std::string, LayoutUse> usesOf(const RecoverReport &r) {
       if (u.key.empty()) {
         u.key = key;
         u.attr = l.attr;
+        u.encoding = l.encoding;
         u.gluon = l.gluon;
         u.kind = l.kind;
         u.status = l.status;

@@ -4,7 +4,10 @@
 #include "tilexform/cli/Output.h"
 #include "tilexform/gluon/Gluon.h"
 #include "tilexform/ir/Module.h"
+#include "tilexform/layout/Picture.h"
 #include "tilexform/layout/View.h"
+
+#include <mlir/IR/BuiltinTypes.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -17,8 +20,8 @@ namespace tilexform::cli {
 namespace {
 
 struct LayoutOptions {
-  std::string attr, type, gluonExpr, shape, gluonApi = "3.6", format = "text";
-  bool json = false, table = false, view = false, hwView = false;
+  std::string attr, type, gluonExpr, shape, gluonApi = "3.6", format = "text", svg;
+  bool json = false, table = false, view = false, hwView = false, force = false;
   uint64_t tableMax = uint64_t(1) << 16;
 } opts;
 
@@ -101,6 +104,16 @@ std::string ownerText(const std::vector<std::string> &ins, const std::vector<int
   return fmt::format("B{}:W{}:T{}:R{}", by["block"], by["warp"], by["lane"], by["register"]);
 }
 
+// The element width of a tensor or memdesc type, 0 when it has none.
+unsigned elementBitsOf(mlir::Type type) {
+  mlir::Type element;
+  if (auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(type))
+    element = tensor.getElementType();
+  else if (auto triton = mlir::dyn_cast<ir::TritonType>(type))
+    element = triton.info().elementType;
+  return element && element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+}
+
 int execute() {
   if (opts.json)
     opts.format = "json";
@@ -117,8 +130,16 @@ int execute() {
                            " needs --shape (e.g. --shape 128x64)",
                        kExitUsage);
 
+  if (opts.svg == "-" && (format == Format::Json || opts.table || opts.view || opts.hwView))
+    return reportError("--svg -: the picture is all of stdout; give --svg a file to have the "
+                       "report too",
+                       kExitUsage);
+  if (int code = opts.svg == "-" ? 0 : refuseExistingOut(opts.svg, opts.force, "--svg"))
+    return code;
+
   auto ctx = ir::makeContext();
   layout::EncodingPtr enc;
+  unsigned elementBits = 0; // of a --type, for a shared layout's banks
   std::vector<int64_t> shape;
   std::string source = !opts.attr.empty() ? "--attr" : !opts.type.empty() ? "--type" : "--gluon";
   if (opts.type.empty()) {
@@ -155,6 +176,7 @@ int execute() {
     if (!enc)
       return reportError("--type: the type carries no layout: " + opts.type, kExitInput);
     shape = ir::layoutShapeOf(*t);
+    elementBits = elementBitsOf(*t);
   }
 
   if (!enc->isLayout())
@@ -200,6 +222,27 @@ int execute() {
   Verdict verdict = roundtrip;
   int exitCode = exitCodeFor("layout", verdict);
 
+  if (!opts.svg.empty()) {
+    if (!ll)
+      return reportError("--svg: no linear layout for this layout (" + linearError + ")",
+                         kExitInput);
+    if (auto *nvmma = enc->as<layout::NVMMASharedEncoding>(); nvmma && !elementBits)
+      elementBits = nvmma->elementBitWidth;
+    auto picture = layout::pictureOf(*ll, elementBits);
+    if (!picture)
+      return reportError("--svg: " + llvm::toString(picture.takeError()), kExitUsage);
+    layout::SvgOptions svgOptions;
+    svgOptions.title = canonical;
+    svgOptions.subtitle = emitted.expr ? *emitted.expr : "no Gluon constructor: " + emitted.reason;
+    std::string svg = layout::renderSvg(*picture, svgOptions);
+    if (opts.svg == "-") {
+      printText(svg);
+      return exitCode;
+    }
+    if (int code = writeOutFile(opts.svg, svg, opts.force, "--svg"))
+      return code;
+  }
+
   if (format == Format::Json) {
     Json j = envelope("layout", verdict, exitCode);
     j["attr"] = canonical;
@@ -237,6 +280,8 @@ int execute() {
       }
       j["table"] = rows;
     }
+    if (!opts.svg.empty())
+      j["svg"] = opts.svg;
     if ((opts.view || opts.hwView) && ll) {
       if (opts.view)
         j["view"] = layout::layoutView(*ll, false);
@@ -316,6 +361,9 @@ void addLayoutCommand(CLI::App &root) {
       ->add_option("--table-max", opts.tableMax,
                    "Refuse --table for shapes of more elements than this (default 65536)")
       ->check(CLI::Validator(checkCount, "N"));
+  layoutCmd->add_option("--svg", opts.svg,
+                        "Write the layout as an SVG picture to FILE ('-': standard output)");
+  layoutCmd->add_flag("--force", opts.force, "Overwrite the --svg file if it exists");
   addFormatOptions(layoutCmd, opts.format, opts.json);
 }
 

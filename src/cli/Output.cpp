@@ -334,17 +334,18 @@ int reportError(const std::string &message, int exitCode) {
   return exitCode;
 }
 
-int refuseExistingOut(const std::string &out, bool force) {
+int refuseExistingOut(const std::string &out, bool force, llvm::StringRef flag) {
   if (out.empty() || force)
     return 0;
   std::error_code ec;
   if (std::filesystem::symlink_status(out, ec).type() != std::filesystem::file_type::not_found &&
       !ec)
-    return reportError("--out: " + out + " exists; pass --force to overwrite it", kExitUsage);
+    return reportError(flag.str() + ": " + out + " exists; pass --force to overwrite it",
+                       kExitUsage);
   return 0;
 }
 
-int writeOutFile(const std::string &out, llvm::StringRef text, bool force) {
+int writeOutFile(const std::string &out, llvm::StringRef text, bool force, llvm::StringRef flag) {
   if (auto err = writeFileAtomically(out, text, force)) {
     int code = kExitIO;
     std::string message;
@@ -353,7 +354,7 @@ int writeOutFile(const std::string &out, llvm::StringRef text, bool force) {
       if (e.exists)
         code = kExitUsage;
     });
-    return reportError("--out: " + message, code);
+    return reportError(flag.str() + ": " + message, code);
   }
   return 0;
 }

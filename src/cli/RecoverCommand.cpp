@@ -2,6 +2,7 @@
 // with proofs, use sites, roles, pipelining, load buckets and shared memory.
 #include "tilexform/analysis/Recover.h"
 #include "tilexform/cli/Commands.h"
+#include "tilexform/cli/HtmlReport.h"
 #include "tilexform/cli/Output.h"
 
 #include "tilexform/support/InputError.h"
@@ -19,7 +20,7 @@ namespace {
 
 struct RecoverOptions {
   std::vector<std::string> files;
-  std::string gluonApi = "3.6", format = "text", out, arch;
+  std::string gluonApi = "3.6", format = "text", out, arch, html;
   bool json = false, allowUnrecoverable = false, force = false, quiet = false;
   size_t maxSites = 8;
   unsigned jobs = 0;
@@ -54,6 +55,14 @@ FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
   if (!opts.out.empty()) {
     std::string text = analysis::anchorModule(report, shown);
     if (int code = writeOutFile(opts.out, text, opts.force)) {
+      o.exitCode = code;
+      o.reported = true;
+      return o;
+    }
+  }
+  if (!opts.html.empty()) {
+    if (int code =
+            writeOutFile(opts.html, recoverHtml(report, verdict, shown), opts.force, "--html")) {
       o.exitCode = code;
       o.reported = true;
       return o;
@@ -157,6 +166,8 @@ FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
     j["constants_digest"] = report.constantsDigest;
     if (!opts.out.empty())
       j["out"] = opts.out;
+    if (!opts.html.empty())
+      j["html"] = opts.html;
     o.doc = std::move(j);
     return o;
   }
@@ -232,6 +243,10 @@ int execute() {
   // Refuse before any work: an existing target needs --force.
   if (int code = refuseExistingOut(opts.out, opts.force))
     return code;
+  if (!opts.html.empty() && opts.files.size() != 1)
+    return reportError("--html writes the report of one dump; give one file", kExitUsage);
+  if (int code = refuseExistingOut(opts.html, opts.force, "--html"))
+    return code;
   return runOverFiles("recover", opts.files, isJson(opts.format), opts.jobs, opts.quiet,
                       [&](const std::string &f) { return recoverOne(f, *api); });
 }
@@ -246,7 +261,9 @@ void addRecoverCommand(CLI::App &root) {
   addJobsOptions(cmd, opts.jobs, opts.quiet);
   addGluonApiOption(cmd, opts.gluonApi);
   cmd->add_option("--out", opts.out, "Write the layouts as a Python module (anchor_layouts.py)");
-  cmd->add_flag("--force", opts.force, "Overwrite --out if it exists");
+  cmd->add_option("--html", opts.html,
+                  "Write the report as one self-contained HTML page (every layout drawn)");
+  cmd->add_flag("--force", opts.force, "Overwrite --out or --html if it exists");
   cmd->add_flag("--allow-unrecoverable", opts.allowUnrecoverable,
                 "Exit 0 even when some layout has no Gluon constructor");
   addArchOption(cmd, opts.arch, "Override the target arch");

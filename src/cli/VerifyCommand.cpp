@@ -2,6 +2,7 @@
 // exactly plain's layouts?
 #include "tilexform/analysis/Verify.h"
 #include "tilexform/cli/Commands.h"
+#include "tilexform/cli/HtmlReport.h"
 #include "tilexform/cli/Output.h"
 #include "tilexform/support/InputError.h"
 
@@ -17,8 +18,8 @@ namespace tilexform::cli {
 namespace {
 
 struct VerifyOptions {
-  std::string plain, anchor, pairs, gluonApi = "3.6", format = "text", arch;
-  bool json = false, quiet = false;
+  std::string plain, anchor, pairs, gluonApi = "3.6", format = "text", arch, html;
+  bool json = false, quiet = false, force = false;
   size_t maxSites = 8;
   unsigned jobs = 0;
 } opts;
@@ -39,6 +40,8 @@ Json useJson(const analysis::LayoutUse &u) {
     Json sj{{"op", s.op}, {"position", s.position}, {"line", s.line}};
     if (!s.source.name.empty())
       sj["name"] = s.source.name;
+    if (s.source.line)
+      sj["loc"] = fmt::format("{}:{}", s.source.file, s.source.line);
     sites.push_back(sj);
   }
   j["sites"] = sites;
@@ -74,6 +77,14 @@ FileOutput verifyOne(const std::string &plainPath, const std::string &anchorPath
   }
   auto v = analysis::verify(**plain, **anchor, api, opts.arch);
   int exitCode = exitCodeFor("verify", v.verdict);
+  if (!opts.html.empty()) {
+    if (int code =
+            writeOutFile(opts.html, verifyHtml(v, plainPath, anchorPath), opts.force, "--html")) {
+      o.exitCode = code;
+      o.reported = true;
+      return o;
+    }
+  }
   o.exitCode = exitCode;
 
   if (isJson(opts.format)) {
@@ -119,6 +130,8 @@ FileOutput verifyOne(const std::string &plainPath, const std::string &anchorPath
     j["differences"] = differences;
     j["reconciled"] = reconciled;
     j["multiplicity"] = mult;
+    if (!opts.html.empty())
+      j["html"] = opts.html;
     j["shared"] = Json{{"plain", sharedJson(v.plain.shared)},
                        {"anchor", sharedJson(v.anchor.shared)},
                        {"anchor_crosses_capacity", v.anchorCrossesCapacity}};
@@ -242,6 +255,10 @@ int execute() {
   } else {
     pairs.push_back(opts.plain + "\t" + opts.anchor);
   }
+  if (!opts.html.empty() && pairs.size() != 1)
+    return reportError("--html writes the report of one pair; give one PLAIN ANCHOR", kExitUsage);
+  if (int code = refuseExistingOut(opts.html, opts.force, "--html"))
+    return code;
   return runOverFiles("verify", pairs, isJson(opts.format), opts.jobs, opts.quiet,
                       [&](const std::string &pair) {
                         auto [p, a] = llvm::StringRef(pair).split('\t');
@@ -264,6 +281,10 @@ void addVerifyCommand(CLI::App &root) {
   cmd->add_option("--max-sites", opts.maxSites, "List at most N sites per entry (0: all)")
       ->capture_default_str()
       ->check(CLI::Validator(checkCount, "N"));
+  cmd->add_option("--html", opts.html,
+                  "Write the report as one self-contained HTML page (layouts drawn, "
+                  "differing elements outlined)");
+  cmd->add_flag("--force", opts.force, "Overwrite the --html file if it exists");
   addFormatOptions(cmd, opts.format, opts.json);
 }
 

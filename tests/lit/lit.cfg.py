@@ -28,3 +28,14 @@ config.environment["TILEXFORM_SANITIZED"] = "1" if getattr(config, "sanitized", 
 config.substitutions.append(("%bounded", os.path.join(config.source_root, "tests", "tools", "bounded")))
 if getattr(config, "static_executable", False):
     config.available_features.add("static-executable")
+# Headless Chromium for the report tests (Debian's `chromium`). CI installs
+# it and must run them: there a missing browser fails the run instead of
+# skipping the tests.
+import shutil
+chromium = shutil.which("chromium")
+if chromium:
+    config.available_features.add("chromium")
+    config.substitutions.append(("%chromium", chromium))
+elif os.environ.get("CI") == "true":
+    lit_config.fatal("CI runs the report tests in headless Chromium, and chromium is not "
+                     "installed (scripts/setup.sh installs it when CI=true)")

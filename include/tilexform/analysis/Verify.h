@@ -14,6 +14,7 @@ namespace tilexform::analysis {
 struct LayoutUse {
   std::string key; // memory | shape | normal form
   std::string attr;
+  layout::EncodingPtr encoding;
   std::optional<std::string> gluon;
   std::string kind;
   Verdict status = Verdict::Unrecoverable;

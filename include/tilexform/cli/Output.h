@@ -120,12 +120,13 @@ int finishOutput(int exitCode);
 int reportError(llvm::Error err, int exitCode = kExitInput);
 int reportError(const std::string &message, int exitCode);
 
-/// `--out PATH` before any work: an existing target without `--force` is a
+/// `--out PATH` (or `flag`) before any work: an existing target without `--force` is a
 /// usage error (reported; its exit code returned), else 0.
-int refuseExistingOut(const std::string &out, bool force);
+int refuseExistingOut(const std::string &out, bool force, llvm::StringRef flag = "--out");
 /// Writes `text` to `out` safely (support/OutputFile.h); 0, or the exit code
 /// of the reported error (64 for an existing target, 74 for a failed write).
-int writeOutFile(const std::string &out, llvm::StringRef text, bool force);
+int writeOutFile(const std::string &out, llvm::StringRef text, bool force,
+                 llvm::StringRef flag = "--out");
 
 /// Whether `--format` asks for JSON (json, or jsonl: one document per line).
 inline bool isJson(const std::string &format) { return format == "json" || format == "jsonl"; }
