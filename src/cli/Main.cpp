@@ -21,22 +21,6 @@ namespace {
 
 int dispatch(int argc, char **argv);
 
-/// The nearest of `names` to `word` (at most two edits away, or a prefix).
-std::string nearest(const std::string &word, const std::vector<std::string> &names) {
-  std::string best;
-  unsigned bestDistance = 3;
-  for (auto &n : names) {
-    unsigned d = llvm::StringRef(word).edit_distance(n);
-    if (llvm::StringRef(n).starts_with(word) && word.size() > 2)
-      d = std::min(d, 1u);
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = n;
-    }
-  }
-  return best;
-}
-
 /// CLI11's "The following argument was not expected: --jsn" as our line,
 /// with the option meant.
 std::string explainExtras(const CLI::App *app, const std::string &what) {
@@ -57,7 +41,7 @@ std::string explainExtras(const CLI::App *app, const std::string &what) {
   if (word[0] != '-')
     return "unexpected argument '" + word + "'";
   std::string flag = word.substr(0, word.find('='));
-  std::string best = nearest(flag, optionSpellings(*app));
+  std::string best = nearestName(flag, optionSpellings(*app));
   return "unknown option '" + flag + "'" + (best.empty() ? "" : " (did you mean '" + best + "'?)");
 }
 
@@ -76,7 +60,8 @@ const CommandDef kCommands[] = {{"inspect", addInspectCommand, runInspectCommand
                                 {"gate", addGateCommand, runGateCommand},
                                 {"audit", addAuditCommand, runAuditCommand},
                                 {"parity-gate", addParityGateCommand, runParityGateCommand},
-                                {"transcribe", addTranscribeCommand, runTranscribeCommand}};
+                                {"transcribe", addTranscribeCommand, runTranscribeCommand},
+                                {"lint", addLintCommand, runLintCommand}};
 
 /// The command a command line runs: its first word that is neither an
 /// option nor the value of a global option, when that word names a command;
@@ -157,14 +142,14 @@ int dispatch(int argc, char **argv) {
           printText(sub->help("tilexform")); // the usage line as `COMMAND --help` gives it
           return kExitOk;
         }
-      std::string best = nearest(of, names);
+      std::string best = nearestName(of, names);
       return reportError("help: unknown command '" + of + "'" +
                              (best.empty() ? "" : " (did you mean '" + best + "'?)") +
                              "; commands: " + llvm::join(names, ", "),
                          kExitUsage);
     }
     if (std::find(names.begin(), names.end(), word) == names.end()) {
-      std::string best = nearest(word, names);
+      std::string best = nearestName(word, names);
       return reportError("unknown command '" + word + "'" +
                              (best.empty() ? "" : " (did you mean '" + best + "'?)") +
                              "; commands: " + llvm::join(names, ", "),

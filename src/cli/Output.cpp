@@ -432,6 +432,21 @@ void printErrorLines(const std::vector<std::string> &lines) {
 
 Json optionalJson(const std::optional<int64_t> &v) { return v ? Json(*v) : Json(nullptr); }
 
+std::string nearestName(const std::string &word, const std::vector<std::string> &names) {
+  std::string best;
+  unsigned bestDistance = 3;
+  for (auto &n : names) {
+    unsigned d = llvm::StringRef(word).edit_distance(n);
+    if (llvm::StringRef(n).starts_with(word) && word.size() > 2)
+      d = std::min(d, 1u);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = n;
+    }
+  }
+  return best;
+}
+
 Json sourceJson(const ir::SourceLoc &loc) {
   if (!loc.known())
     return nullptr;

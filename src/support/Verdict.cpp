@@ -38,9 +38,11 @@ constexpr Name kNames[] = {
     {Verdict::Pipelined, "PIPELINED"},
     {Verdict::NotPipelined, "NOT_PIPELINED"},
     {Verdict::Inconclusive, "INCONCLUSIVE"},
+    {Verdict::Clean, "CLEAN"},
+    {Verdict::Findings, "FINDINGS"},
 };
 
-static_assert(std::size(kNames) == size_t(Verdict::Inconclusive) + 1, "every verdict has one name");
+static_assert(std::size(kNames) == size_t(Verdict::Findings) + 1, "every verdict has one name");
 
 } // namespace
 

@@ -31,5 +31,7 @@ void addParityGateCommand(CLI::App &root);
 int runParityGateCommand();
 void addTranscribeCommand(CLI::App &root);
 int runTranscribeCommand();
+void addLintCommand(CLI::App &root);
+int runLintCommand();
 
 } // namespace tilexform::cli

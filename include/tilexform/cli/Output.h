@@ -160,6 +160,10 @@ private:
   bool active_;
 };
 
+/// The nearest of `names` to `word` (at most two edits away, or a prefix),
+/// for "did you mean" in usage errors; "" when none is near.
+std::string nearestName(const std::string &word, const std::vector<std::string> &names);
+
 /// One stderr line per unreadable input, each already `file:line:col: error: ...`.
 void printErrorLines(const std::vector<std::string> &lines);
 

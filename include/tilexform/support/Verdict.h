@@ -43,6 +43,9 @@ enum class Verdict {
   Pipelined,
   NotPipelined,
   Inconclusive,
+  // lint
+  Clean,
+  Findings,
 };
 
 /// The name printed and written to JSON: "NUM_WARPS_MISMATCH".

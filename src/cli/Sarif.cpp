@@ -1,0 +1,131 @@
+// SARIF 2.1.0 logs (cli/Sarif.h).
+#include "tilexform/cli/Sarif.h"
+#include "tilexform/Version.h"
+
+#include <fmt/format.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <filesystem>
+#include <map>
+#include <optional>
+
+namespace tilexform::cli {
+
+namespace {
+
+std::string sarifUri(const std::string &path) {
+  std::string uri;
+  if (!path.empty() && path[0] == '/')
+    uri = "file://";
+  for (char c : path) {
+    if (c == ' ')
+      uri += "%20";
+    else if (c == '%')
+      uri += "%25";
+    else
+      uri += c;
+  }
+  return uri;
+}
+
+/// A path relative to the working directory when it lies under it (the
+/// SARIF `%SRCROOT%` base), else none.
+std::optional<std::string> underWorkingDirectory(const std::string &path) {
+  std::error_code ec;
+  auto cwd = std::filesystem::current_path(ec);
+  if (ec)
+    return std::nullopt;
+  auto abs = std::filesystem::absolute(path, ec).lexically_normal();
+  if (ec)
+    return std::nullopt;
+  auto rel = abs.lexically_relative(cwd);
+  std::string r = rel.generic_string();
+  if (r.empty() || r.rfind("..", 0) == 0)
+    return std::nullopt;
+  return r;
+}
+
+/// FNV-1a over the rule, the file and the finding line's text (whitespace
+/// removed): stable across runs and across edits elsewhere in the file.
+std::string lineFingerprint(const SarifResult &f) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](llvm::StringRef s) {
+    for (char c : s) {
+      if (c == ' ' || c == '\t')
+        continue;
+      h ^= uint8_t(c);
+      h *= 1099511628211ull;
+    }
+    h ^= 0xff;
+    h *= 1099511628211ull;
+  };
+  mix(f.ruleId);
+  mix(underWorkingDirectory(f.file).value_or(f.file));
+  auto buf = llvm::MemoryBuffer::getFile(f.file);
+  if (buf) {
+    llvm::StringRef text = (*buf)->getBuffer();
+    for (unsigned i = 1; i < f.line && !text.empty(); ++i)
+      text = text.split('\n').second;
+    mix(text.split('\n').first);
+  }
+  return fmt::format("{:016x}:1", h);
+}
+
+} // namespace
+
+Json sarifDocument(const std::vector<SarifRule> &rules, const std::vector<SarifResult> &results,
+                   const std::vector<std::string> &notifications) {
+  Json ruleList = Json::array();
+  std::map<std::string, size_t> ruleIndex;
+  for (size_t i = 0; i < rules.size(); ++i) {
+    ruleIndex[rules[i].id] = i;
+    ruleList.push_back(Json{{"id", rules[i].id},
+                            {"name", rules[i].id},
+                            {"shortDescription", {{"text", rules[i].title}}},
+                            {"fullDescription", {{"text", rules[i].why}}},
+                            {"helpUri", rules[i].helpUri},
+                            {"defaultConfiguration", {{"level", rules[i].level}}}});
+  }
+  Json out = Json::array();
+  for (const SarifResult &f : results) {
+    Json region{{"startLine", std::max(1u, f.line)}, {"startColumn", std::max(1u, f.col)}};
+    Json artifact;
+    if (auto rel = underWorkingDirectory(f.file))
+      artifact = Json{{"uri", sarifUri(*rel)}, {"uriBaseId", "%SRCROOT%"}};
+    else
+      artifact = Json{{"uri", sarifUri(f.file)}};
+    out.push_back(Json{
+        {"ruleId", f.ruleId},
+        {"ruleIndex", ruleIndex[f.ruleId]},
+        {"level", f.level},
+        {"message", {{"text", f.message}}},
+        {"locations", Json::array({Json{{"physicalLocation",
+                                         {{"artifactLocation", artifact}, {"region", region}}}}})},
+        {"partialFingerprints", {{"primaryLocationLineHash", lineFingerprint(f)}}}});
+  }
+  Json notes = Json::array();
+  for (auto &e : notifications)
+    notes.push_back(Json{{"level", "error"}, {"message", {{"text", e}}}});
+  Json run{{"tool",
+            {{"driver",
+              {{"name", "tilexform"},
+               {"version", kVersion},
+               {"semanticVersion", kVersion},
+               {"rules", ruleList}}}}},
+           {"originalUriBaseIds",
+            {{"%SRCROOT%",
+              {{"uri",
+                [] {
+                  std::error_code ec;
+                  std::string cwd = std::filesystem::current_path(ec).generic_string();
+                  return sarifUri(cwd + (cwd.empty() || cwd.back() == '/' ? "" : "/"));
+                }()}}}}},
+           {"invocations", Json::array({Json{{"executionSuccessful", true},
+                                             {"toolExecutionNotifications", notes}}})},
+           {"results", out}};
+  return Json{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+              {"version", "2.1.0"},
+              {"runs", Json::array({run})}};
+}
+
+} // namespace tilexform::cli
