@@ -56,7 +56,7 @@ static bool moves(const layout::LinearLayout &c, const std::string &dim) {
 
 static std::optional<ConversionCost> conversionCost(const layout::Encoding &src,
                                                     const layout::Encoding &dst,
-                                             const std::vector<int64_t> &shape) {
+                                                    const std::vector<int64_t> &shape) {
   try {
     layout::LinearLayout a = layout::toLinearLayout(src, shape);
     layout::LinearLayout b = layout::toLinearLayout(dst, shape);
@@ -88,7 +88,8 @@ void checkLayoutCost(LintContext &ctx) {
     auto cost = conversionCost(*src, *dst, shape);
     if (!cost)
       continue;
-    std::string fromName = ctx.module.aliasFor(mlir::cast<mlir::RankedTensorType>(from).getEncoding());
+    std::string fromName =
+        ctx.module.aliasFor(mlir::cast<mlir::RankedTensorType>(from).getEncoding());
     std::string toName = ctx.module.aliasFor(mlir::cast<mlir::RankedTensorType>(to).getEncoding());
     if (fromName.empty())
       fromName = src->kind();
@@ -114,11 +115,11 @@ void checkLayoutCost(LintContext &ctx) {
     unsigned bits = elementBits(to);
     std::string how = *cost == ConversionCost::WarpShuffle
                           ? "moves elements between lanes (warp shuffles)"
-                          : *cost == ConversionCost::SharedMemory
-                                ? fmt::format("moves elements between warps: a round trip "
-                                              "through shared memory ({} bytes) with barriers",
-                                              elements * bits / 8)
-                                : "moves elements between CTAs (distributed shared memory)";
+                      : *cost == ConversionCost::SharedMemory
+                          ? fmt::format("moves elements between warps: a round trip "
+                                        "through shared memory ({} bytes) with barriers",
+                                        elements * bits / 8)
+                          : "moves elements between CTAs (distributed shared memory)";
     ctx.add(Rule::ConvertInLoop, op,
             fmt::format("{} -> {} at {} inside the loop at line {} {} on every iteration [cost: "
                         "{}]",

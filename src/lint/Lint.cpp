@@ -91,8 +91,8 @@ std::optional<Rule> parseRule(llvm::StringRef name) {
 void LintContext::add(Rule rule, const ir::Operation *op, std::string message, std::string fix) {
   if (!enabled(rule))
     return;
-  Finding f{rule, ruleInfo(rule).severity, op->name, op->pos.line, op->pos.col, op->loc,
-            std::move(message), std::move(fix)};
+  Finding f{rule,    ruleInfo(rule).severity, op->name,      op->pos.line, op->pos.col,
+            op->loc, std::move(message),      std::move(fix)};
   report.findings.push_back(std::move(f));
 }
 
@@ -101,8 +101,7 @@ void LintContext::addAt(Rule rule, std::string what, ir::TextPos pos, std::strin
   if (!enabled(rule))
     return;
   report.findings.push_back(Finding{rule, ruleInfo(rule).severity, std::move(what), pos.line,
-                                    pos.col, ir::SourceLoc(), std::move(message),
-                                    std::move(fix)});
+                                    pos.col, ir::SourceLoc(), std::move(message), std::move(fix)});
 }
 
 std::optional<int> LintContext::smVersion() const {
@@ -127,9 +126,10 @@ llvm::Expected<LintReport> lintModule(const ir::Module &module, const LintOption
   if (!ctx.target)
     report.notes.push_back(arch.empty() ? "the dump names no target (ttg.target): target-op and "
                                           "the vendor-specific rules are not judged"
-                                        : "unknown target '" + arch + "': target-op and the "
-                                                                      "vendor-specific rules are "
-                                                                      "not judged");
+                                        : "unknown target '" + arch +
+                                              "': target-op and the "
+                                              "vendor-specific rules are "
+                                              "not judged");
   for (const Family &f : kFamilies) {
     bool any = false;
     for (Rule r : f.rules)

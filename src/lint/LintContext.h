@@ -87,19 +87,18 @@ enum class Walk { Continue, Stop };
 /// the function, or at the start (end) of a partition region; forward walks
 /// call `visit(nullptr)` where a path leaves the function or partition.
 /// Returns false when the walk was cut short by its step budget.
-bool walkBackward(const ir::Operation *from,
-                  llvm::function_ref<Walk(const ir::Operation *)> visit);
+bool walkBackward(const ir::Operation *from, llvm::function_ref<Walk(const ir::Operation *)> visit);
 bool walkForward(const ir::Operation *from, llvm::function_ref<Walk(const ir::Operation *)> visit);
 
 // ---- the rule families, one file each -------------------------------------
 
-void checkProxyFence(LintContext &ctx);  // ProxyFence.cpp
-void checkBarriers(LintContext &ctx);    // Barriers.cpp
-void checkTmaStoreWait(LintContext &ctx); // TmaStore.cpp
-void checkLayoutCost(LintContext &ctx);  // LayoutCost.cpp
-void checkNanRows(LintContext &ctx);     // NanRows.cpp
-void checkTmaAlignment(LintContext &ctx); // TmaAlignment.cpp
-void checkTarget(LintContext &ctx);      // TargetOps.cpp
+void checkProxyFence(LintContext &ctx);     // ProxyFence.cpp
+void checkBarriers(LintContext &ctx);       // Barriers.cpp
+void checkTmaStoreWait(LintContext &ctx);   // TmaStore.cpp
+void checkLayoutCost(LintContext &ctx);     // LayoutCost.cpp
+void checkNanRows(LintContext &ctx);        // NanRows.cpp
+void checkTmaAlignment(LintContext &ctx);   // TmaAlignment.cpp
+void checkTarget(LintContext &ctx);         // TargetOps.cpp
 void checkRegisterBudget(LintContext &ctx); // RegisterBudget.cpp
 
 } // namespace tilexform::lint

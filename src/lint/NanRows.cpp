@@ -233,8 +233,8 @@ void checkNanRows(LintContext &ctx) {
         auto map = slotDims(op->operand("src"), root, rank);
         if (map)
           sink = followTensor(op->results[0], deadInView(*map, deadSlot), zeroFilled);
-      } else if (!zeroFilled && (op->name == "ttng.warp_group_dot" ||
-                                 op->name == "ttng.tc_gen5_mma")) {
+      } else if (!zeroFilled &&
+                 (op->name == "ttng.warp_group_dot" || op->name == "ttng.tc_gen5_mma")) {
         for (int k = 0; k < 2 && !sink; ++k) {
           ir::Value *operand = op->operand(k == 0 ? "a" : "b");
           if (!operand || bufferRoot(operand) != root)

@@ -44,7 +44,8 @@ std::vector<MemAccess> accessesOf(const ir::Operation *op) {
     addIfShared(out, op->operand("dst"), Access::GenericWrite);
   else if (n == "ttg.local_load")
     addIfShared(out, op->operand("src"), Access::GenericRead);
-  else if (n == "ttng.warp_group_dot" || n == "ttng.tc_gen5_mma" || n == "ttng.tc_gen5_mma_scaled") {
+  else if (n == "ttng.warp_group_dot" || n == "ttng.tc_gen5_mma" ||
+           n == "ttng.tc_gen5_mma_scaled") {
     addIfShared(out, op->operand("a"), Access::AsyncRead);
     addIfShared(out, op->operand("b"), Access::AsyncRead);
   } else if (n == "ttng.async_tma_copy_local_to_global" || n == "ttng.async_tma_reduce" ||
@@ -183,14 +184,14 @@ void checkProxyFence(LintContext &ctx) {
           }))
         ctx.walkCutShort = true;
       if (unfenced || reachedEnd)
-        ctx.add(Rule::ProxyFence, op,
-                fmt::format("{} writes {}, which another partition reads through the async proxy "
-                            "({}), and {} with no ttng.fence_async_shared after the write",
-                            op->name, buffer, where(reader),
-                            unfenced ? "signals it (" + where(unfenced) + ")"
-                                     : "the partition ends"),
-                "call fence_async_shared() after the store, before the mbarrier arrive that "
-                "hands the buffer to the other partition");
+        ctx.add(
+            Rule::ProxyFence, op,
+            fmt::format("{} writes {}, which another partition reads through the async proxy "
+                        "({}), and {} with no ttng.fence_async_shared after the write",
+                        op->name, buffer, where(reader),
+                        unfenced ? "signals it (" + where(unfenced) + ")" : "the partition ends"),
+            "call fence_async_shared() after the store, before the mbarrier arrive that "
+            "hands the buffer to the other partition");
     }
   }
 }

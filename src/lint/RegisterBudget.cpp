@@ -30,8 +30,8 @@ unsigned partitionWarps(const ir::Region &r) {
 std::optional<asmfile::Figure> registersBeside(const std::string &dump) {
   for (auto kind : {asmfile::ArtifactKind::Cubin, asmfile::ArtifactKind::MetadataJson}) {
     llvm::SmallString<256> path(dump);
-    llvm::sys::path::replace_extension(path, kind == asmfile::ArtifactKind::Cubin ? ".cubin"
-                                                                                  : ".json");
+    llvm::sys::path::replace_extension(path,
+                                       kind == asmfile::ArtifactKind::Cubin ? ".cubin" : ".json");
     if (!llvm::sys::fs::exists(path) || !isRegularFile(std::string(path)))
       continue;
     auto buffer = readInputFile(std::string(path));

@@ -55,8 +55,8 @@ void checkTarget(LintContext &ctx) {
     else if (n.starts_with("amdg.") && ctx.nvidia())
       why = fmt::format("{} is an AMD op; the target is {}", op->name, arch);
     else if (n == "ttng.warp_group_dot" && sm && *sm != 90)
-      why = fmt::format("wgmma (ttng.warp_group_dot) exists on sm_90a only; the target is {}",
-                        arch);
+      why =
+          fmt::format("wgmma (ttng.warp_group_dot) exists on sm_90a only; the target is {}", arch);
     else if (isTcgen05(n) && sm && !tcgen05)
       why = fmt::format("{} needs tcgen05 and tensor memory (sm_100/sm_103); the target is {}",
                         op->name, arch);

@@ -54,8 +54,8 @@ void emitFor(Emitter &e, const Operation &op) {
   std::string numStages = op.intAttr("tt.num_stages") ? fmt::format("  # plain: tt.num_stages = {}",
                                                                     *op.intAttr("tt.num_stages"))
                                                       : "";
-  e.line(fmt::format("for {} in range({}, {}, {}):  # line {}{}", e.nameFor(b.arguments[0]), e.expr(lb),
-                   e.expr(ub), e.expr(st), op.pos.line, numStages));
+  e.line(fmt::format("for {} in range({}, {}, {}):  # line {}{}", e.nameFor(b.arguments[0]),
+                     e.expr(lb), e.expr(ub), e.expr(st), op.pos.line, numStages));
   e.emitNested(&b, carried, /*skipUnchanged=*/true);
   // The loop's results are the carried variables.
   for (size_t i = 0; i < op.results.size() && i < carried.size(); ++i) {
@@ -99,7 +99,8 @@ void emitWhile(Emitter &e, const Operation &op) {
   const ir::Block &after = *op.regions[1]->blocks[0];
   const Operation *cond = before.ops.empty() ? nullptr : before.ops.back().get();
   if (!cond || cond->name != "scf.condition" || before.arguments.size() != inits.size())
-    return e.gap("op", op.name, op.pos.line, "a while loop whose condition the reader could not pair");
+    return e.gap("op", op.name, op.pos.line,
+                 "a while loop whose condition the reader could not pair");
   auto passed = cond->operandGroup("args");
   const Value *test = cond->operand("condition");
   // The values the condition passes on must be the carried ones, in order.
@@ -157,8 +158,8 @@ void Emitter::emitBlockTree(const ir::Region &body, const ir::Block &b, bool nes
   seen.insert(&b);
   const Operation *term = b.ops.empty() ? nullptr : b.ops.back().get();
   for (auto &o : b.ops)
-    if (o.get() != term || (term->name != "cf.cond_br" && term->name != "cf.br" &&
-                            term->name != "tt.return"))
+    if (o.get() != term ||
+        (term->name != "cf.cond_br" && term->name != "cf.br" && term->name != "tt.return"))
       emitOp(*o);
   if (!term)
     return;
@@ -181,11 +182,13 @@ void Emitter::emitBlockTree(const ir::Region &body, const ir::Block &b, bool nes
   std::vector<std::string> labels = successorLabels(*term);
   const Value *cond = term->operand("condition");
   if (term->name == "cf.br" || labels.size() != 2 || !cond)
-    return gap("op", term->name, term->pos.line, "control flow that joins again (only early exits are spelled)");
+    return gap("op", term->name, term->pos.line,
+               "control flow that joins again (only early exits are spelled)");
   const ir::Block *taken = blockNamed(labels[0]), *rest = blockNamed(labels[1]);
   if (!taken || !rest || !taken->arguments.empty() || !rest->arguments.empty() ||
       seen.count(taken) || seen.count(rest))
-    return gap("op", term->name, term->pos.line, "a branch to a block with arguments or two predecessors");
+    return gap("op", term->name, term->pos.line,
+               "a branch to a block with arguments or two predecessors");
   ++opsDone_;
   line(fmt::format("if {}:  # line {}", expr(cond), term->pos.line));
   ++indent_;

@@ -1,4 +1,5 @@
-// Global and shared memory: loads, stores, shared buffers, atomics and async copies, spelled in Gluon.
+// Global and shared memory: loads, stores, shared buffers, atomics and async copies, spelled in
+// Gluon.
 #include "Emitter.h"
 #include "OpText.h"
 
@@ -63,9 +64,9 @@ const Spelling kMemorySpellings[] = {
        auto info = tt.info();
        const auto &dims = info.allocShape.empty() ? info.shape : info.allocShape;
        std::string value = op.operand("src") ? ", " + e.expr(op.operand("src")) : "";
-       e.statement(op, fmt::format("gl.allocate_shared_memory({}, {}, {}{})",
-                                   e.dtypeOf(t, op.pos.line), listText(dims),
-                                   e.layoutOf(t, op.pos.line), value));
+       e.statement(op,
+                   fmt::format("gl.allocate_shared_memory({}, {}, {}{})", e.dtypeOf(t, op.pos.line),
+                               listText(dims), e.layoutOf(t, op.pos.line), value));
      }},
     {"ttg.local_load",
      [](Emitter &e, const Operation &op) {
@@ -74,13 +75,13 @@ const Spelling kMemorySpellings[] = {
      }},
     {"ttg.local_store",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, fmt::format("{}.store({})", e.expr(op.operand("dst")),
-                                   e.expr(op.operand("src"))));
+       e.statement(
+           op, fmt::format("{}.store({})", e.expr(op.operand("dst")), e.expr(op.operand("src"))));
      }},
     {"ttg.memdesc_index",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, fmt::format("{}.index({})", e.expr(op.operand("src")),
-                                   e.expr(op.operand("index"))));
+       e.statement(
+           op, fmt::format("{}.index({})", e.expr(op.operand("src")), e.expr(op.operand("index"))));
      }},
     {"ttg.memdesc_trans",
      [](Emitter &e, const Operation &op) {
@@ -101,8 +102,7 @@ const Spelling kMemorySpellings[] = {
          e.need("amd_async_copy");
          if (auto *other = op.operand("other"))
            args += ", other=" + e.expr(other);
-         e.line(fmt::format("async_copy.global_load_to_shared({})  # line {}", args,
-                            op.pos.line));
+         e.line(fmt::format("async_copy.global_load_to_shared({})  # line {}", args, op.pos.line));
          for (auto *r : op.results)
            e.bind(r, "None");
          return;
@@ -118,8 +118,8 @@ const Spelling kMemorySpellings[] = {
            e.gap("op", op.name + " with other", op.pos.line,
                  "Gluon's async copy fills masked-off elements with zeros only");
        }
-       e.line(fmt::format("async_copy.async_copy_global_to_shared({})  # line {}", args,
-                          op.pos.line));
+       e.line(
+           fmt::format("async_copy.async_copy_global_to_shared({})  # line {}", args, op.pos.line));
        for (auto *r : op.results)
          e.bind(r, "None");
      }},
@@ -142,9 +142,9 @@ const Spelling kMemorySpellings[] = {
      [](Emitter &e, const Operation &op) {
        std::vector<std::string> kw = keywordsAfterName(op);
        static const std::map<std::string, std::string> fns = {
-           {"add", "gl.atomic_add"}, {"fadd", "gl.atomic_add"}, {"max", "gl.atomic_max"},
-           {"min", "gl.atomic_min"}, {"and", "gl.atomic_and"},  {"or", "gl.atomic_or"},
-           {"xor", "gl.atomic_xor"}, {"exch", "gl.atomic_xchg"}, {"xchg", "gl.atomic_xchg"},
+           {"add", "gl.atomic_add"},  {"fadd", "gl.atomic_add"},  {"max", "gl.atomic_max"},
+           {"min", "gl.atomic_min"},  {"and", "gl.atomic_and"},   {"or", "gl.atomic_or"},
+           {"xor", "gl.atomic_xor"},  {"exch", "gl.atomic_xchg"}, {"xchg", "gl.atomic_xchg"},
            {"umax", "gl.atomic_max"}, {"umin", "gl.atomic_min"}};
        auto fn = kw.empty() ? fns.end() : fns.find(kw[0]);
        if (fn == fns.end())
@@ -156,12 +156,12 @@ const Spelling kMemorySpellings[] = {
        bool isUnsigned = kw[0] == "umax" || kw[0] == "umin";
        std::string u = Emitter::unsignedDtype(val->type);
        if (isUnsigned && u.empty())
-         return e.gap("op", op.name + " " + kw[0], op.pos.line, "an unsigned atomic of a non-integer");
+         return e.gap("op", op.name + " " + kw[0], op.pos.line,
+                      "an unsigned atomic of a non-integer");
        // The unsigned atomics take the unsigned view of the pointer and the value.
-       std::string args =
-           isUnsigned ? fmt::format("{}.to(gl.pointer_type({}), bitcast=True), {}", e.expr(ptr), u,
-                                    e.unsignedOperand(val))
-                      : e.expr(ptr) + ", " + e.expr(val);
+       std::string args = isUnsigned ? fmt::format("{}.to(gl.pointer_type({}), bitcast=True), {}",
+                                                   e.expr(ptr), u, e.unsignedOperand(val))
+                                     : e.expr(ptr) + ", " + e.expr(val);
        args += maskArgument(e, op.operand("mask"));
        if (kw.size() > 1)
          args += fmt::format(", sem=\"{}\"", kw[1]);
@@ -195,7 +195,8 @@ const Spelling kMemorySpellings[] = {
        std::vector<int64_t> from = src ? shapeOf(src->type) : std::vector<int64_t>{};
        std::vector<int64_t> to = shapeOf(op.results[0]->type);
        if (!src || offsets.size() != from.size() || from.size() != to.size())
-         return e.gap("op", op.name, op.pos.line, "a subslice whose offsets and shapes do not pair");
+         return e.gap("op", op.name, op.pos.line,
+                      "a subslice whose offsets and shapes do not pair");
        std::string x = e.expr(src);
        for (size_t d = 0; d < to.size(); ++d)
          if (to[d] != from[d] || offsets[d] != 0)

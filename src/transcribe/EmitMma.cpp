@@ -1,4 +1,5 @@
-// Matrix multiply-accumulate: tt.dot by accumulator layout, Hopper warpgroup MMA, Blackwell tcgen05 and tensor memory, spelled in Gluon.
+// Matrix multiply-accumulate: tt.dot by accumulator layout, Hopper warpgroup MMA, Blackwell tcgen05
+// and tensor memory, spelled in Gluon.
 #include "Emitter.h"
 #include "OpText.h"
 
@@ -37,8 +38,7 @@ const Spelling kMmaSpellings[] = {
        // One dependency comes back as itself, several as a tuple.
        std::string lhs = e.assign(op);
        e.line(fmt::format("{}warpgroup_mma_wait({}, deps=[{}])  # line {}", lhs,
-                          op.intAttr("pendings").value_or(0), llvm::join(deps, ", "),
-                          op.pos.line));
+                          op.intAttr("pendings").value_or(0), llvm::join(deps, ", "), op.pos.line));
      }},
     {"tt.dot",
      [](Emitter &e, const Operation &op) {
@@ -91,8 +91,8 @@ const Spelling kMmaSpellings[] = {
      [](Emitter &e, const Operation &op) {
        // The value; the async token Triton adds has no Gluon counterpart.
        e.line(fmt::format("{} = {}.load({})  # line {}", e.nameFor(op.results[0]),
-                          e.expr(op.operand("src")),
-                          e.layoutOf(op.results[0]->type, op.pos.line), op.pos.line));
+                          e.expr(op.operand("src")), e.layoutOf(op.results[0]->type, op.pos.line),
+                          op.pos.line));
        for (size_t i = 1; i < op.results.size(); ++i)
          e.bind(op.results[i], "None");
      }},

@@ -63,9 +63,8 @@ const Spelling kNvidiaSpellings[] = {
      [](Emitter &e, const Operation &op) {
        e.need("mbarrier");
        std::string pred = op.operand("pred") ? ", pred=" + e.expr(op.operand("pred")) : "";
-       e.line(fmt::format("mbarrier.arrive({}, count={}{})  # line {}",
-                          e.expr(op.operand("alloc")), integerInText(op).value_or(1), pred,
-                          op.pos.line));
+       e.line(fmt::format("mbarrier.arrive({}, count={}{})  # line {}", e.expr(op.operand("alloc")),
+                          integerInText(op).value_or(1), pred, op.pos.line));
      }},
     {"ttng.async_tma_copy_global_to_local",
      [](Emitter &e, const Operation &op) {

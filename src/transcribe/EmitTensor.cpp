@@ -1,4 +1,5 @@
-// Tensor shape ops, layout conversions, reductions, scans, histograms and gathers, spelled in Gluon.
+// Tensor shape ops, layout conversions, reductions, scans, histograms and gathers, spelled in
+// Gluon.
 #include "Emitter.h"
 #include "OpText.h"
 
@@ -43,7 +44,8 @@ const Spelling kTensorSpellings[] = {
        for (auto *v : op.operands)
          srcs.push_back(e.expr(v));
        std::string in = srcs.size() == 1 ? srcs[0] : fmt::format("({})", llvm::join(srcs, ", "));
-       e.statement(op, fmt::format("gl.reduce({}, {}, {})", in, op.intAttr("axis").value_or(0), fn));
+       e.statement(op,
+                   fmt::format("gl.reduce({}, {}, {})", in, op.intAttr("axis").value_or(0), fn));
      }},
     {"tt.scan",
      [](Emitter &e, const Operation &op) {
@@ -76,14 +78,16 @@ const Spelling kTensorSpellings[] = {
     {"tt.trans",
      [](Emitter &e, const Operation &op) {
        std::string order = orderList(op.attr("order"));
-       e.statement(op, statedLayout(e, op, fmt::format("gl.permute({}, {})", e.expr(op.operands[0]),
-                                                       order)));
+       e.statement(
+           op,
+           statedLayout(e, op, fmt::format("gl.permute({}, {})", e.expr(op.operands[0]), order)));
      }},
     {"tt.join",
      [](Emitter &e, const Operation &op) {
        if (e.hasOperands(op, 2))
-         e.statement(op, statedLayout(e, op, fmt::format("gl.join({}, {})", e.expr(op.operands[0]),
-                                                         e.expr(op.operands[1]))));
+         e.statement(op, statedLayout(e, op,
+                                      fmt::format("gl.join({}, {})", e.expr(op.operands[0]),
+                                                  e.expr(op.operands[1]))));
      }},
     {"tt.split", [](Emitter &e, const Operation &op) { e.call1(op, "gl.split"); }},
     {"ttg.convert_layout",
@@ -94,8 +98,8 @@ const Spelling kTensorSpellings[] = {
     {"tt.histogram",
      [](Emitter &e, const Operation &op) {
        auto shape = shapeOf(op.results[0]->type);
-       std::string args = e.expr(op.operand("src")) + ", " +
-                          std::to_string(shape.empty() ? 0 : shape[0]);
+       std::string args =
+           e.expr(op.operand("src")) + ", " + std::to_string(shape.empty() ? 0 : shape[0]);
        if (auto *mask = op.operand("mask"))
          args += ", mask=" + e.expr(mask);
        e.statement(op, fmt::format("gl.histogram({}, layout={})", args,

@@ -138,7 +138,7 @@ private:
   std::vector<Gap> gaps_;
   std::set<std::string> imports_;
   bool currentOk_ = true;
-  int folding_ = 0;       // >0: statements bind expressions instead of writing lines
+  int folding_ = 0; // >0: statements bind expressions instead of writing lines
   bool foldFailed_ = false;
   void emitBlockTree(const ir::Region &body, const ir::Block &b, bool nested,
                      std::set<const ir::Block *> &seen);

@@ -129,7 +129,6 @@ std::optional<double> parseFloatToken(llvm::StringRef tok, const std::string &ty
   return v;
 }
 
-
 /// arith.constant's value from its own text (`arith.constant 1024 : i32`,
 /// `arith.constant dense<0xFF800000> : tensor<...>`, `true`).
 std::optional<Literal> constantValue(const Operation &op) {

@@ -65,7 +65,6 @@ const std::set<std::string> &Scope::reserved() {
   return words;
 }
 
-
 std::string Scope::fresh(const std::string &base) {
   std::string name = base;
   for (int n = 1; used_.count(name) || reserved().count(name); ++n)

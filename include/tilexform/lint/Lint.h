@@ -57,9 +57,9 @@ std::optional<Rule> parseRule(llvm::StringRef name);
 struct Finding {
   Rule rule;
   Severity severity;
-  std::string op;          // "ttg.local_store"
+  std::string op;             // "ttg.local_store"
   unsigned line = 0, col = 0; // in the dump
-  ir::SourceLoc source;    // from the op's loc(...), when it has one
+  ir::SourceLoc source;       // from the op's loc(...), when it has one
   std::string message;
   std::string fix;
 };
@@ -76,7 +76,7 @@ struct LintOptions {
 };
 
 struct LintReport {
-  std::string arch; // the target the rules were judged for ("" unknown)
+  std::string arch;              // the target the rules were judged for ("" unknown)
   std::vector<Finding> findings; // by line, column, rule
   /// Remarks that are not findings: a rule that could not judge (no target,
   /// no artifacts, an analysis cut short).
