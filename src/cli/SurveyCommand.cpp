@@ -107,21 +107,19 @@ void printReportJson(source::SurveyReport &r) {
     Json findings = Json::array();
     for (auto &f : k.findings)
       findings.push_back(findingJson(f, false));
-    kernels.elements.push_back(renderArrayElement(Json{{"name", k.name},
-                                                       {"file", k.file},
-                                                       {"line", k.line},
-                                                       {"dialect", k.dialect},
-                                                       {"autotuned", k.autotuned},
-                                                       {"autotune_wrapper",
-                                                        k.autotuneWrapper.empty()
-                                                            ? Json(nullptr)
-                                                            : Json(k.autotuneWrapper)},
-                                                       {"configs_opaque", k.configsOpaque},
-                                                       {"heuristics", k.heuristics},
-                                                       {"autotune_num_stages", k.autotuneNumStages},
-                                                       {"decorators", k.decorators},
-                                                       {"loops", loops},
-                                                       {"findings", findings}}));
+    kernels.elements.push_back(renderArrayElement(Json{
+        {"name", k.name},
+        {"file", k.file},
+        {"line", k.line},
+        {"dialect", k.dialect},
+        {"autotuned", k.autotuned},
+        {"autotune_wrapper", k.autotuneWrapper.empty() ? Json(nullptr) : Json(k.autotuneWrapper)},
+        {"configs_opaque", k.configsOpaque},
+        {"heuristics", k.heuristics},
+        {"autotune_num_stages", k.autotuneNumStages},
+        {"decorators", k.decorators},
+        {"loops", loops},
+        {"findings", findings}}));
     k = source::KernelRecord();
   }
   for (auto &f : r.findings)
@@ -267,8 +265,7 @@ std::string reportText(const source::SurveyReport &r) {
                                             ? std::string(", autotuned")
                                             : ", autotuned by " + k->autotuneWrapper
                                       : std::string(),
-                         stages,
-                         k->heuristics ? ", heuristics" : "", k->line);
+                         stages, k->heuristics ? ", heuristics" : "", k->line);
       for (auto &l : k->loops)
         out += fmt::format("    loop line {:<5} {:<9} {} dot{}  {}\n", l.line, l.form, l.dots,
                            l.dots == 1 ? " " : "s", l.why);

@@ -93,7 +93,6 @@ bool gitignoreMatch(llvm::StringRef pattern, llvm::StringRef path, bool isDirect
   return globMatch(pattern, base);
 }
 
-
 namespace detail {
 
 void readGitignore(const std::string &dir, const std::string &rel, std::vector<IgnoreRule> &rules) {

@@ -236,20 +236,19 @@ void FileAnalysis::classifyLoops(KernelInfo &k) {
           rec.numStages = f.numStages;
           rec.flatten = f.flatten;
           rec.warpSpecialize = f.warpSpecialize;
-          bool outer = b.innerLoop && !gluon && f.form != "static" && !f.flatten &&
-                       !f.warpSpecialize;
+          bool outer =
+              b.innerLoop && !gluon && f.form != "static" && !f.flatten && !f.warpSpecialize;
           info.outer = outer;
           if (gluon && f.form != "static") {
             // gluon_to_ttgir runs no software pipeliner: a Gluon loop
             // overlaps only what its code writes.
             bool authored = writesOverlap(s->body);
             rec.form = authored ? "authored" : "none";
-            rec.why = authored
-                          ? "a Gluon loop: no software pipeliner runs on Gluon, and this one "
-                            "writes its own overlap (multi-buffered shared memory with async "
-                            "copies, TMA or mbarriers); the launch num_stages is inert"
-                          : "a Gluon loop: no software pipeliner runs on Gluon and the loop "
-                            "writes no overlap of its own; the launch num_stages is inert";
+            rec.why = authored ? "a Gluon loop: no software pipeliner runs on Gluon, and this one "
+                                 "writes its own overlap (multi-buffered shared memory with async "
+                                 "copies, TMA or mbarriers); the launch num_stages is inert"
+                               : "a Gluon loop: no software pipeliner runs on Gluon and the loop "
+                                 "writes no overlap of its own; the launch num_stages is inert";
           } else if (outer) {
             rec.form = "outer";
             std::string holds =

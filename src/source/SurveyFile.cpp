@@ -58,9 +58,9 @@ Finding FileAnalysis::finding(const char *kind, const Node *at, const std::strin
 }
 
 bool FileAnalysis::isConstexprAnnotation(const Node *annotation) const {
-  return annotation &&
-         (lastComponent(im_.resolve(annotation)) == "constexpr" ||
-          (annotation->kind == K::Str && llvm::StringRef(annotation->value).ends_with("constexpr")));
+  return annotation && (lastComponent(im_.resolve(annotation)) == "constexpr" ||
+                        (annotation->kind == K::Str &&
+                         llvm::StringRef(annotation->value).ends_with("constexpr")));
 }
 
 bool FileAnalysis::isConstexprCall(const Node *value) const {
@@ -136,6 +136,16 @@ GlobalKind FileAnalysis::kindOfValue(const Node *v) const {
 }
 
 void FileAnalysis::collectModuleGlobals() {
+  // A name bound in several places (`X = tl.make_tensor_descriptor` under
+  // `if hasattr(...)`, `X = None` in its else) is what the branch taken on
+  // import makes it: known only when every binding agrees.
+  auto bind = [&](const std::string &name, ModuleGlobal g) {
+    auto [it, inserted] = globals_.emplace(name, g);
+    if (!inserted && it->second.kind != g.kind)
+      it->second = ModuleGlobal{g.line, GlobalKind::Unknown, g.value};
+    else if (!inserted)
+      it->second = g;
+  };
   std::function<void(const std::vector<Node *> &)> scan = [&](const std::vector<Node *> &body) {
     for (Node *s : body) {
       if (s->kind == K::Assign) {
@@ -149,8 +159,8 @@ void FileAnalysis::collectModuleGlobals() {
               target->kids.size() == value->kids.size()) {
             for (size_t j = 0; j < target->kids.size(); ++j)
               if (target->kids[j]->kind == K::Name)
-                globals_[target->kids[j]->text] =
-                    ModuleGlobal{s->line, kindOfValue(value->kids[j]), value->kids[j]};
+                bind(target->kids[j]->text,
+                     ModuleGlobal{s->line, kindOfValue(value->kids[j]), value->kids[j]});
             continue;
           }
           std::set<std::string> names;
@@ -158,14 +168,14 @@ void FileAnalysis::collectModuleGlobals() {
           // Other unpacking binds parts of the value: what they are is unknown.
           GlobalKind k = target->kind == K::Name ? kind : GlobalKind::Unknown;
           for (auto &n : names)
-            globals_[n] = ModuleGlobal{s->line, k, value};
+            bind(n, ModuleGlobal{s->line, k, value});
         }
       } else if (s->kind == K::AnnAssign && s->kids[0]->kind == K::Name) {
         GlobalKind kind = isConstexprCall(s->kids[2])         ? GlobalKind::Allowed
                           : isConstexprAnnotation(s->kids[1]) ? GlobalKind::AnnotatedConstexpr
                           : s->kids[2]                        ? kindOfValue(s->kids[2])
                                                               : GlobalKind::Unknown;
-        globals_[s->kids[0]->text] = ModuleGlobal{s->line, kind, s->kids[2]};
+        bind(s->kids[0]->text, ModuleGlobal{s->line, kind, s->kids[2]});
       } else if (s->kind == K::If || s->kind == K::Try || s->kind == K::With) {
         scan(s->body);
         scan(s->orelse);
@@ -275,6 +285,8 @@ bool FileAnalysis::zeroValue(const Node *v, const Node *root, int depth) const {
     return value == 0;
   if (v->kind == K::IfExp)
     return zeroValue(v->kids[0], root, depth + 1) && zeroValue(v->kids[2], root, depth + 1);
+  if (v->kind == K::Subscript && root && v->kids[0]->kind == K::Name && v->kids[1]->kind == K::Str)
+    return zeroConfigEntry(v->kids[0]->text, v->kids[1]->value, root, depth);
   if (v->kind != K::Name || !root)
     return false;
   // Every binding of the name in `root`: assignments, loop and
@@ -319,6 +331,53 @@ bool FileAnalysis::zeroValue(const Node *v, const Node *root, int depth) const {
   return bound && allZero;
 }
 
+bool FileAnalysis::zeroConfigEntry(const std::string &dict, const std::string &key,
+                                   const Node *root, int depth) const {
+  // `config["waves_per_eu"]`, config bound in `root` to a dict literal or to
+  // a call of a function of this file: every dict literal there that sets
+  // the key sets it to 0 (a config builder that hard-codes 0).
+  std::vector<const Node *> sources;
+  bool other = false;
+  walkAll(const_cast<Node *>(root), [&](Node *n) {
+    if (n->kind != K::Assign)
+      return;
+    for (size_t i = 0; i + 1 < n->kids.size(); ++i)
+      if (n->kids[i]->kind == K::Name && n->kids[i]->text == dict) {
+        const Node *value = n->kids.back();
+        if (value->kind == K::Dict)
+          sources.push_back(value);
+        else if (value->kind == K::Call && value->kids[0]->kind == K::Name) {
+          const Node *def = nullptr;
+          for (Node *st : m_.root->body)
+            if (st->kind == K::FunctionDef && st->text == value->kids[0]->text)
+              def = st;
+          if (def)
+            sources.push_back(def);
+          else
+            other = true;
+        } else {
+          other = true;
+        }
+      }
+  });
+  if (other || sources.empty())
+    return false;
+  int entries = 0;
+  bool allZero = true;
+  for (const Node *src : sources)
+    walkAll(const_cast<Node *>(src), [&](Node *n) {
+      if (n->kind != K::Dict)
+        return;
+      for (size_t i = 0; i + 1 < n->kids.size(); i += 2)
+        if (n->kids[i] && n->kids[i]->kind == K::Str && n->kids[i]->value == key) {
+          ++entries;
+          if (!zeroValue(n->kids[i + 1], src, depth + 1))
+            allZero = false;
+        }
+    });
+  return entries > 0 && allZero;
+}
+
 bool FileAnalysis::zeroOnEveryPath(const Node *value, const Node *scope, unsigned) const {
   return zeroValue(value, scope ? scope : m_.root, 0);
 }
@@ -335,7 +394,7 @@ ConfigFacts FileAnalysis::configFacts(const Node *autotune) {
     if (n->kind == K::CompFor || n->kind == K::For)
       targetNames(n->kids[0], compTargets);
   });
-  bool anyConfig = false;
+  bool anyConfig = false, allPassWarps = true;
   walkAll(const_cast<Node *>(configs), [&](Node *n) {
     if (n->kind != K::Call || lastComponent(im_.resolve(n->kids[0])) != "Config")
       return;
@@ -351,19 +410,28 @@ ConfigFacts FileAnalysis::configFacts(const Node *autotune) {
             c.wavesPerEu = key;
         }
       }
-    if (const Node *nw = keywordArg(n, "num_warps")) {
+    const Node *warps = keywordArg(n, "num_warps");
+    bool passed = false;
+    if (warps && warps->kind == K::Name && !pos.empty() && pos.front()->kind == K::Dict)
+      for (size_t i = 1; i < pos.front()->kids.size(); i += 2)
+        if (const Node *v = pos.front()->kids[i]; v && v->kind == K::Name && v->text == warps->text)
+          passed = true;
+    allPassWarps = allPassWarps && passed;
+    if (const Node *nw = warps) {
       if (nw->kind == K::Name && compTargets.count(nw->text))
         c.numWarpsSwept = true;
       else
         c.numWarps.insert(nw->text);
     }
-    if (const Node *w = keywordArg(n, "waves_per_eu"); w && !c.wavesPerEu && !zeroValue(w, configs, 0))
+    if (const Node *w = keywordArg(n, "waves_per_eu");
+        w && !c.wavesPerEu && !zeroValue(w, configs, 0))
       c.wavesPerEu = w;
     const Node *ns = keywordArg(n, "num_stages");
     c.numStages.push_back(!ns                                              ? ""
                           : ns->kind == K::Constant || ns->kind == K::Name ? ns->text
                                                                            : "(expression)");
   });
+  c.numWarpsPassed = anyConfig && allPassWarps;
   // A builder that makes no triton.Config of its own (it reads a table).
   if (!anyConfig && configs->kind == K::FunctionDef)
     c.opaque = true;
@@ -455,6 +523,13 @@ bool FileAnalysis::isConstexpr(const Node *root, const Scope &s) const {
         auto isNone = [](const Node *n) { return n->kind == K::Constant && n->text == "None"; };
         auto isParam = [&](const Node *n) { return n->kind == K::Name && s.params.count(n->text); };
         if ((isNone(a) && isParam(b)) || (isNone(b) && isParam(a)))
+          break;
+        // `dtype is tl.int64`: identity with a language constant (a dtype)
+        // is decided at compile time, as dtypes are constexpr objects.
+        auto isLanguageConstant = [&](const Node *n) {
+          return (n->kind == K::Attribute || n->kind == K::Name) && isLanguagePath(im_.resolve(n));
+        };
+        if (isLanguageConstant(a) || isLanguageConstant(b))
           break;
       }
       for (const Node *c : e->kids)

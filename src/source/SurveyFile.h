@@ -22,6 +22,9 @@ struct ConfigFacts {
   std::set<std::string> keys, numWarps;
   std::vector<std::string> numStages; // each config's num_stages as written ("" when absent)
   bool numWarpsSwept = false;
+  /// Every config passes its num_warps to the kernel as a constexpr too
+  /// (`Config({"NW": w}, num_warps=w)`): layouts built from it follow the sweep.
+  bool numWarpsPassed = false;
   const Node *wavesPerEu = nullptr; // a waves_per_eu that sets a limit (not 0 on every path)
   bool opaque = false;              // built by a call survey cannot read
 };
@@ -129,6 +132,8 @@ private:
   std::vector<KernelInfo *> launchedKernels(const Node *callee, const Node *scope,
                                             const Node *launch);
   bool zeroValue(const Node *value, const Node *root, int depth) const;
+  bool zeroConfigEntry(const std::string &dict, const std::string &key, const Node *root,
+                       int depth) const;
   KernelInfo *externalKernel(const Node *callee);
   std::vector<const Node *> aliasValues(const Node *callee, const Node *scope,
                                         const Node *launch) const;

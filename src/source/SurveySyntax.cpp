@@ -126,9 +126,9 @@ bool isMemoryAccess(const std::string &r, const Node *func) {
   std::string last = lastComponent(r);
   llvm::StringRef l(last);
   if (isLanguagePath(r))
-    return l == "load" || l == "store" || l.starts_with("atomic_") || l.contains("load_to_shared") ||
-           l.starts_with("async_copy") || l.starts_with("async_load") || l == "buffer_load" ||
-           l == "buffer_store";
+    return l == "load" || l == "store" || l.starts_with("atomic_") ||
+           l.contains("load_to_shared") || l.starts_with("async_copy") ||
+           l.starts_with("async_load") || l == "buffer_load" || l == "buffer_store";
   // A tensor descriptor's own methods (desc.load([...]), desc.store(...)).
   return func && func->kind == K::Attribute && (l == "load" || l == "store") &&
          !llvm::StringRef(r).starts_with("torch") && !llvm::StringRef(r).starts_with("np");

@@ -123,16 +123,21 @@ surveyImportedLaunches(llvm::StringRef text, const std::string &file, const Kern
 }
 
 std::string vendorBackendOf(llvm::StringRef path) {
-  // ".../backend/_<vendor>/...": the folder a vendor's fork compiles.
-  size_t at = 0;
-  while ((at = path.find("backend/_", at)) != llvm::StringRef::npos) {
-    if (at == 0 || path[at - 1] == '/') {
-      llvm::StringRef rest = path.drop_front(at + 9);
-      llvm::StringRef vendor = rest.split('/').first;
-      if (!vendor.empty() && rest.contains('/'))
-        return vendor.str();
-    }
-    at += 9;
+  // A vendor backend folder: ".../backend/_<vendor>/..." (or
+  // ".../backends/triton_<vendor>/..."), compiled by that vendor's Triton
+  // fork. The NVIDIA and AMD folders are compiled by upstream Triton.
+  llvm::SmallVector<llvm::StringRef> parts;
+  path.split(parts, '/', -1, false);
+  for (size_t i = 0; i + 2 < parts.size(); ++i) {
+    if (parts[i] != "backend" && parts[i] != "backends")
+      continue;
+    llvm::StringRef vendor = parts[i + 1];
+    if (!vendor.consume_front("_") && !vendor.consume_front("triton_"))
+      continue;
+    if (vendor.empty() || vendor == "nvidia" || vendor == "amd" || vendor == "cuda" ||
+        vendor == "hip")
+      continue;
+    return vendor.str();
   }
   return "";
 }
@@ -340,6 +345,5 @@ llvm::Expected<SurveyReport> survey(const std::vector<std::string> &roots,
   }
   return report;
 }
-
 
 } // namespace tilexform::source

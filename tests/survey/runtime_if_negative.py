@@ -54,6 +54,27 @@ def branch_without_memory(a, b, c, K, BK: tl.constexpr):
 
 
 @triton.jit
+def store_only(a, b, c, K, BK: tl.constexpr):
+    pid = tl.program_id(0)
+    acc = tl.zeros((64, 64), tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(tl.load(a + k), tl.load(b + k), acc)
+        if k > pid:  # a global store: BlockPingpong does not count it
+            tl.store(c + k, acc)
+    tl.store(c, acc)
+
+
+@triton.jit
+def dot_in_branch(a, b, c, K, BK: tl.constexpr):
+    pid = tl.program_id(0)
+    acc = tl.zeros((64, 64), tl.float32)
+    for k in range(0, K, BK):
+        if k > pid:  # loads and dot in one branch block
+            acc = tl.dot(tl.load(a + k), tl.load(b + k), acc)
+    tl.store(c, acc)
+
+
+@triton.jit
 def persistent_epilogue(a, b, c, K, TILES, BK: tl.constexpr, NUM_SMS: tl.constexpr):
     # The flattened persistent GEMM: an `==` guard on the epilogue, which
     # BlockPingpong assumes not taken.

@@ -23,7 +23,7 @@ def attn_bias(q, k, v, bias, c, N, BN: tl.constexpr):
         if start > pid:
             s = s + tl.load(bias + start)
         elif start < -pid:
-            tl.store(c + start, s)
+            s = tl.load(bias)
         acc = tl.dot(s.to(tl.float16), tl.load(v + start), acc)
     tl.store(c, acc)
 
@@ -34,16 +34,12 @@ def _mma(a, b, acc):
 
 
 @triton.jit
-def _write_partial(c, acc):
-    tl.store(c, acc)
-
-
-@triton.jit
 def helper_dot(a, b, c, K, BK: tl.constexpr):
     pid = tl.program_id(0)
     acc = tl.zeros((64, 64), tl.float32)
     for k in range(0, K, BK):
-        acc = _mma(tl.load(a + k), tl.load(b + k), acc)
+        y = tl.load(b + k)
         if k > pid:
-            _write_partial(c + k, acc)
+            y = tl.load(b + k + 1)
+        acc = _mma(tl.load(a + k), y, acc)
     tl.store(c, acc)

@@ -36,3 +36,14 @@ def launch(x, y, layout, fast):
     g_decode[(1,)](x, y, 1024, layout, waves_per_eu=0 if fast else 0)
     impl = g_decode
     impl[(1,)](x, y, 1024, layout, waves_per_eu=0)
+
+
+def _launch_config(n):
+    if n > 4096:
+        return {"block": 1024, "waves_per_eu": 0}
+    return {"block": 512, "waves_per_eu": 0}
+
+
+def launch_from_builder(x, y, layout, n):
+    config = _launch_config(n)
+    g_decode[(1,)](x, y, config["block"], layout, waves_per_eu=config["waves_per_eu"])

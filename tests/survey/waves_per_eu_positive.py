@@ -37,3 +37,15 @@ def g_tuned(x, n, BLOCK: gl.constexpr, LAYOUT: gl.constexpr):
 
 def occupancy(x, y, layout, wpe):
     g_decode[(1,)](x, y, 1024, layout, waves_per_eu=wpe)
+
+
+def _launch_config(table, n):
+    tuned = table.get(n)
+    if tuned is not None:
+        return {"block": tuned["block"], "waves_per_eu": tuned.get("waves_per_eu", 0)}
+    return {"block": 512, "waves_per_eu": 0}
+
+
+def launch_from_table(x, y, layout, table, n):
+    config = _launch_config(table, n)
+    g_decode[(1,)](x, y, config["block"], layout, waves_per_eu=config["waves_per_eu"])

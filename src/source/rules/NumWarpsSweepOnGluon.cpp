@@ -1,6 +1,8 @@
 // num_warps_sweep_on_gluon: a transcribed Gluon kernel's layouts encode one
 // warp count; autotune configs with several num_warps, or a launch whose
-// num_warps is a loop variable, run it with mismatched layouts.
+// num_warps is a loop variable, run it with mismatched layouts. Configs that
+// pass the same value to the kernel as a constexpr (`{"NW": w}, num_warps=w`)
+// let its layouts follow the sweep: no finding.
 #include "../SurveyRules.h"
 
 namespace tilexform::source::detail::rules {
@@ -8,7 +10,7 @@ namespace tilexform::source::detail::rules {
 void numWarpsSweepInGluonConfigs(FileAnalysis &file, KernelInfo &k) {
   if (!k.autotune || k.dialect != Dialect::Gluon)
     return;
-  if (k.configs.numWarps.size() > 1 || k.configs.numWarpsSwept)
+  if ((k.configs.numWarps.size() > 1 || k.configs.numWarpsSwept) && !k.configs.numWarpsPassed)
     k.record.findings.push_back(file.finding(
         "num_warps_sweep_on_gluon", k.autotune, k.record.name,
         "autotune sweeps num_warps over a Gluon kernel: its layouts are written for one "

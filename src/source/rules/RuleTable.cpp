@@ -15,7 +15,8 @@ const std::vector<SurveyRule> &surveyRules() {
        "host values every config runs on the grid of one, and the tuning result is wrong."},
       {"module_global_in_kernel", "module-level global read inside a kernel",
        "Since Triton 3.6 a kernel may read only constexpr globals; any other module global is a "
-       "NameError at compile time in upstream Triton (a vendor fork on an older Triton may read it). Pass it as a tl.constexpr parameter or wrap it in "
+       "NameError at compile time in upstream Triton (a vendor fork on an older Triton may read "
+       "it). Pass it as a tl.constexpr parameter or wrap it in "
        "tl.constexpr(...)."},
       {"fork_only_env_knob", "environment knob only a fork reads",
        "Setting an environment variable that upstream Triton never reads changes nothing: the "

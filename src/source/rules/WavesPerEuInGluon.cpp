@@ -22,10 +22,10 @@ void wavesPerEuAtGluonLaunch(FileAnalysis &file, Launch &launch) {
   const Node *w = keywordArg(launch.call, "waves_per_eu");
   if (!w || file.zeroOnEveryPath(w, launch.scope, launch.call->line))
     return;
-  launch.kernel->record.findings.push_back(file.finding(
-      "waves_per_eu_in_gluon", w, launch.kernel->record.name,
-      "waves_per_eu passed to a Gluon kernel's launch: the anchor must run with the "
-      "transcribed kernel's register budget, not a tuned occupancy hint"));
+  launch.kernel->record.findings.push_back(
+      file.finding("waves_per_eu_in_gluon", w, launch.kernel->record.name,
+                   "waves_per_eu passed to a Gluon kernel's launch: the anchor must run with the "
+                   "transcribed kernel's register budget, not a tuned occupancy hint"));
 }
 
 } // namespace tilexform::source::detail::rules
