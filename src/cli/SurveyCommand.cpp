@@ -24,7 +24,7 @@ namespace {
 struct SurveyCliOptions {
   std::vector<std::string> roots, excludes, failOnList;
   std::set<std::string> failOn;
-  std::string format = "text";
+  std::string format = "text", targetCompiler = "upstream";
   bool json = false, quiet = false, noGitignore = false;
   unsigned jobs = 0;
 } opts;
@@ -39,6 +39,8 @@ Json findingJson(const source::Finding &f, bool withFile) {
   if (withFile)
     j["kernel"] = f.kernel.empty() ? Json(nullptr) : Json(f.kernel);
   j["message"] = f.message;
+  if (!f.forkRule.empty())
+    j["fork_rule"] = f.forkRule;
   return j;
 }
 
@@ -58,7 +60,7 @@ std::vector<const source::Finding *> allFindings(const source::SurveyReport &r) 
 
 Json summaryJson(const source::SurveyReport &r) {
   Json forms = Json::object();
-  for (const char *f : {"annotated", "launch", "none", "frozen", "static", "authored"})
+  for (const char *f : {"annotated", "launch", "none", "frozen", "static", "authored", "outer"})
     forms[f] = 0;
   for (auto &k : r.kernels)
     for (auto &l : k.loops)
@@ -106,16 +108,19 @@ void printReportJson(source::SurveyReport &r) {
     Json findings = Json::array();
     for (auto &f : k.findings)
       findings.push_back(findingJson(f, false));
-    kernels.elements.push_back(renderArrayElement(Json{{"name", k.name},
-                                                       {"file", k.file},
-                                                       {"line", k.line},
-                                                       {"dialect", k.dialect},
-                                                       {"autotuned", k.autotuned},
-                                                       {"heuristics", k.heuristics},
-                                                       {"autotune_num_stages", k.autotuneNumStages},
-                                                       {"decorators", k.decorators},
-                                                       {"loops", loops},
-                                                       {"findings", findings}}));
+    kernels.elements.push_back(renderArrayElement(Json{
+        {"name", k.name},
+        {"file", k.file},
+        {"line", k.line},
+        {"dialect", k.dialect},
+        {"autotuned", k.autotuned},
+        {"autotune_wrapper", k.autotuneWrapper.empty() ? Json(nullptr) : Json(k.autotuneWrapper)},
+        {"configs_opaque", k.configsOpaque},
+        {"heuristics", k.heuristics},
+        {"autotune_num_stages", k.autotuneNumStages},
+        {"decorators", k.decorators},
+        {"loops", loops},
+        {"findings", findings}}));
     k = source::KernelRecord();
   }
   for (auto &f : r.findings)
@@ -154,8 +159,11 @@ std::string reportText(const source::SurveyReport &r) {
         stages = " num_stages " + llvm::join(shown, "/");
       }
       out += fmt::format("  {} ({}{}{}{}, line {})\n", k->name, k->dialect,
-                         k->autotuned ? ", autotuned" : "", stages,
-                         k->heuristics ? ", heuristics" : "", k->line);
+                         k->autotuned ? k->autotuneWrapper.empty()
+                                            ? std::string(", autotuned")
+                                            : ", autotuned by " + k->autotuneWrapper
+                                      : std::string(),
+                         stages, k->heuristics ? ", heuristics" : "", k->line);
       for (auto &l : k->loops)
         out += fmt::format("    loop line {:<5} {:<9} {} dot{}  {}\n", l.line, l.form, l.dots,
                            l.dots == 1 ? " " : "s", l.why);
@@ -195,6 +203,8 @@ int execute() {
   options.excludes = opts.excludes;
   options.useGitignore = !opts.noGitignore;
   options.jobs = opts.jobs;
+  options.targetCompiler = opts.targetCompiler == "fork" ? source::TargetCompiler::Fork
+                                                         : source::TargetCompiler::Upstream;
   ProgressLine progress("survey", opts.quiet);
   options.progress = progress.callback();
   auto report = source::survey(opts.roots, options);
@@ -239,6 +249,11 @@ void addSurveyCommand(CLI::App &root) {
       })
       ->capture_default_str();
   cmd->add_flag("--json", opts.json, "Same as --format json");
+  cmd->add_option("--target-compiler", opts.targetCompiler,
+                  "Compiler that judges vendor backend folders (backend/_<vendor>/): upstream "
+                  "Triton, or the vendor's fork (what the fork accepts is then no finding)")
+      ->check(CLI::IsMember({"upstream", "fork"}))
+      ->capture_default_str();
   cmd->add_option("--fail-on", opts.failOnList,
                   "Exit 1 when a finding of these kinds exists (comma-separated rule ids, or "
                   "all)")

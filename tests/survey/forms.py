@@ -20,7 +20,7 @@ def every_form(a, b, c, K, n, BK: tl.constexpr, NS: tl.constexpr):
     for k in range(0, K, BK):  # launch: the dots of its static inner loop are its own
         for j in tl.static_range(2):
             acc = tl.dot(tl.load(a + j), tl.load(b + k), acc)
-    for k in range(0, K, BK):  # none: the dot belongs to the inner loop
+    for k in range(0, K, BK):  # outer: the dot belongs to the inner loop
         for j in range(0, 4):
             acc = tl.dot(tl.load(a + j), tl.load(b + k), acc)
     i = 0

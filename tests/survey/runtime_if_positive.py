@@ -3,41 +3,43 @@ import triton.language as tl
 
 
 @triton.jit
-def gemm_tail(a, b, c, K, BK: tl.constexpr, EVEN_K: tl.constexpr):
+def gemm_tail(a, b, c, K, K_FULL, BK: tl.constexpr):
     acc = tl.zeros((64, 64), tl.float32)
     for k in range(0, tl.cdiv(K, BK)):
         x = tl.load(a + k)
         y = tl.load(b + k)
-        if k == tl.cdiv(K, BK) - 1:
-            x = x * 0
+        if k * BK >= K_FULL:
+            x = tl.load(a + k, mask=k * BK < K, other=0.0)
         acc = tl.dot(x, y, acc)
     tl.store(c, acc)
 
 
 @triton.jit
-def gemm_pid_branch(a, b, c, K, BK: tl.constexpr):
+def attn_bias(q, k, v, bias, c, N, BN: tl.constexpr):
     pid = tl.program_id(0)
     acc = tl.zeros((64, 64), tl.float32)
-    for k in tl.range(0, K, BK, num_stages=3):
-        if pid > 0:
-            acc = tl.dot(tl.load(a + k), tl.load(b + k), acc)
-        elif pid < -1:
-            acc += 1
+    for start in tl.range(0, N, BN, num_stages=3):
+        s = tl.dot(tl.load(q), tl.load(k + start))
+        if start > pid:
+            s = s + tl.load(bias + start)
+        elif start < -pid:
+            s = tl.load(bias)
+        acc = tl.dot(s.to(tl.float16), tl.load(v + start), acc)
     tl.store(c, acc)
 
 
-@tl.core._aggregate
-class Config:
-    HAS_BIAS: tl.constexpr
-    scale: tl.tensor
+@triton.jit
+def _mma(a, b, acc):
+    return tl.dot(a, b, acc)
 
 
 @triton.jit
-def with_config(q, k, c, N, cfg: Config):
+def helper_dot(a, b, c, K, BK: tl.constexpr):
+    pid = tl.program_id(0)
     acc = tl.zeros((64, 64), tl.float32)
-    for start in range(0, N, 64):
-        s = tl.dot(tl.load(q), tl.load(k + start))
-        if cfg.scale > 0:  # a runtime field
-            s = s + 1
-        acc += s
+    for k in range(0, K, BK):
+        y = tl.load(b + k)
+        if k > pid:
+            y = tl.load(b + k + 1)
+        acc = _mma(tl.load(a + k), y, acc)
     tl.store(c, acc)

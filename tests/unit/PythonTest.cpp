@@ -251,8 +251,8 @@ TEST(Survey, DeepTreesAreWalkedWithoutRecursion) {
   std::string src = "import triton\nimport triton.language as tl\nG = 1\n@triton.jit\n"
                     "def f(x, K: tl.constexpr):\n    for k in range(0, K):\n"
                     "        if " +
-                    chain + " > G:\n            acc = tl.dot(" + attrs + ", x)\n    return " +
-                    chain + "\n";
+                    chain + " > G:\n            y = tl.load(" + attrs +
+                    ")\n        acc = tl.dot(y, x)\n    return " + chain + "\n";
   auto r = source::surveySource(src, "deep.py");
   ASSERT_TRUE(static_cast<bool>(r)) << llvm::toString(r.takeError());
   ASSERT_EQ(r->kernels.size(), 1u);

@@ -19,22 +19,32 @@ namespace tilexform::source {
 ///  none       dot-free bare range: nothing pipelines it until annotated
 ///  frozen     a literal num_stages of 0 or 1: no tuner can reach a depth
 ///  static     tl.static_range: unrolled, never pipelined
+///  outer      holds another loop (its own or one of an inlined @jit helper):
+///             Triton pipelines innermost loops only (isOuterLoop)
 ///  authored   a Gluon loop: Gluon runs no software pipeliner, so the overlap
 ///             is what the kernel writes (multi-buffered shared memory with async
 ///             copies, TMA or mbarriers); `none` when it writes none
+/// A call in a loop to a function imported from another module, resolved to
+/// its dotted path ("pkg.helpers.mm"); `direct` when it sits in the loop's own
+/// block (not under a runtime branch), where the helper's loops, once
+/// inlined, make this loop an outer loop.
+struct ImportedCall {
+  std::string path;
+  bool direct = false;
+};
+
 struct LoopRecord {
   unsigned line = 0, col = 0;
   std::string form;
-  int dots = 0;          // in the loop, and in the @jit helpers it calls (inlined)
+  int dots = 0;          // in the loop's own block after inlining, not in inner loops
   int helperDots = 0;    // of those, the ones inside helpers
   std::string iterator;  // "range", "tl.range", "tl.static_range", ... as written
   std::string numStages; // the num_stages argument as written, "" when absent
   bool flatten = false, warpSpecialize = false; // tl.range(..., flatten=, warp_specialize=)
   std::string why;
-  /// Calls in the loop to functions imported from other modules, resolved
-  /// to dotted paths ("pkg.helpers.mm"): the tree walk joins them with the
-  /// @jit helpers of the tree.
-  std::vector<std::string> importedCalls;
+  /// Calls in the loop to functions imported from other modules: the tree
+  /// walk joins them with the @jit helpers of the tree.
+  std::vector<ImportedCall> importedCalls;
 };
 
 /// A finding: `kind` is one of the rule ids in surveyRules().
@@ -44,6 +54,18 @@ struct Finding {
   unsigned line = 0, col = 0;
   std::string kernel; // the kernel it concerns, "" for file-level findings
   std::string message;
+  /// The compiler the finding is judged against: "upstream", or the fork
+  /// rule that makes another compiler read the file ("" when no fork reads it).
+  std::string forkRule;
+};
+
+/// A @jit function as the loop of a caller sees it once Triton has inlined
+/// it: the dots it adds to that loop's own block (not those inside its own
+/// loops), and whether it brings a loop into that block.
+struct JitFunctionFacts {
+  int dots = 0;
+  bool loop = false;
+  unsigned loopLine = 0; // the first loop it brings
 };
 
 struct KernelRecord {
@@ -51,6 +73,11 @@ struct KernelRecord {
   unsigned line = 0;
   std::string dialect; // "triton" or "gluon"
   bool autotuned = false, heuristics = false;
+  /// The decorator that autotunes it when it is not triton.autotune itself
+  /// (a library's wrapper: "libtuner", "fla_cache_autotune").
+  std::string autotuneWrapper;
+  /// The configs come from a call survey cannot read (a file, a registry).
+  bool configsOpaque = false;
   /// Each autotune config's num_stages as written, in order ("" when a
   /// config sets none: the launch default).
   std::vector<std::string> autotuneNumStages;
@@ -64,9 +91,9 @@ struct KernelRecord {
 struct FileSurvey {
   std::vector<KernelRecord> kernels;
   std::vector<Finding> findings; // not tied to one kernel
-  /// Every @jit function of the file with the dots it holds (its own and its
-  /// same-file helpers'), for helpers called from other files.
-  std::map<std::string, int> jitDots;
+  /// Every @jit function of the file as a caller's loop sees it once
+  /// inlined, for helpers called from other files.
+  std::map<std::string, JitFunctionFacts> jitFunctions;
   /// Whether the file launches kernels it imports (`mod.kernel[grid](...)`):
   /// the tree walk then checks those launches against the kernels of the tree.
   bool importedLaunches = false;
@@ -77,6 +104,7 @@ struct ExternalKernel {
   std::string name;
   bool gluon = false, autotuned = false;
   std::vector<std::string> tunedKeys;
+  std::string file;
 };
 /// Kernels by dotted path suffix ("matmul.mm", "ops.matmul.mm").
 using KernelIndex = std::map<std::string, ExternalKernel>;
@@ -86,6 +114,17 @@ using KernelIndex = std::map<std::string, ExternalKernel>;
 /// num_warps sweeps, per-tensor loops); file-level findings naming the kernel.
 llvm::Expected<std::vector<Finding>>
 surveyImportedLaunches(llvm::StringRef text, const std::string &file, const KernelIndex &index);
+
+/// Which compiler judges the files of a vendor backend folder
+/// (`backend/_<vendor>/`, read by that vendor's Triton fork).
+enum class TargetCompiler {
+  Upstream, // every file against upstream Triton; findings a fork accepts say so
+  Fork,     // vendor backend folders against their fork: what forks accept is no finding
+};
+
+/// The vendor a path's backend folder names ("mthreads" for
+/// ".../runtime/backend/_mthreads/ops/mm.py"), "" outside one.
+std::string vendorBackendOf(llvm::StringRef path);
 
 struct SurveyRule {
   const char *id;
@@ -102,6 +141,7 @@ struct SurveyOptions {
   std::vector<std::string> excludes; // gitignore-style patterns, relative to each root
   bool useGitignore = true;
   unsigned jobs = 0;
+  TargetCompiler targetCompiler = TargetCompiler::Upstream;
   std::function<void(size_t, size_t)> progress;
 };
 

@@ -1,0 +1,310 @@
+// Loop classification: each loop of a kernel as Triton's software pipeliner
+// sees it after the frontend has inlined every @jit helper and unrolled every
+// static_range. The pipeliner pipelines innermost loops only: a loop whose own
+// block holds another for or while loop is an outer loop (isOuterLoop, in
+// isSafeToPipeline of lib/Dialect/TritonGPU/Transforms/Pipeliner), whether
+// that loop is written in it or brought in by an inlined helper.
+#include "SurveyFile.h"
+
+#include <fmt/format.h>
+
+namespace tilexform::source::detail {
+
+namespace {
+
+struct LoopForm {
+  std::string form, iterator, numStages;
+  bool bare = false, flatten = false, warpSpecialize = false;
+};
+
+bool isStaticRange(const Imports &im, const Node *forNode) {
+  const Node *iter = forNode->kids[1];
+  if (iter->kind != K::Call)
+    return false;
+  std::string r = im.resolve(iter->kids[0]);
+  return lastComponent(r) == "static_range" && (isLanguagePath(r) || r == "static_range");
+}
+
+LoopForm loopForm(const Imports &im, const Node *forNode) {
+  LoopForm f;
+  const Node *iter = forNode->kids[1];
+  if (iter->kind != K::Call) {
+    f.iterator = dottedName(iter);
+    f.bare = true;
+    return f;
+  }
+  std::string shown = dottedName(iter->kids[0]);
+  std::string r = im.resolve(iter->kids[0]);
+  f.iterator = shown.empty() ? "(call)" : shown;
+  if (isStaticRange(im, forNode)) {
+    f.form = "static";
+    return f;
+  }
+  if (lastComponent(r) == "range" && isLanguagePath(r)) {
+    const Node *ns = keywordArg(iter, "num_stages");
+    // tl.range(arg1, arg2=None, step=None, num_stages=None, ...): the
+    // fourth positional argument is num_stages.
+    std::vector<const Node *> pos = positionalArgs(iter);
+    if (!ns && pos.size() >= 4)
+      ns = pos[3];
+    for (const char *kw : {"flatten", "warp_specialize"})
+      if (const Node *v = keywordArg(iter, kw); v && v->kind == K::Constant && v->text == "True")
+        (llvm::StringRef(kw) == "flatten" ? f.flatten : f.warpSpecialize) = true;
+    if (ns && !(ns->kind == K::Constant && ns->text == "None")) {
+      f.numStages = ns->kind == K::Name || ns->kind == K::Constant ? ns->text : "(expression)";
+      int64_t v = 0;
+      if (ns->kind == K::Constant && !llvm::StringRef(ns->text).getAsInteger(0, v) && v <= 1)
+        f.form = "frozen";
+      else
+        f.form = "annotated";
+      return f;
+    }
+  }
+  f.bare = true;
+  return f;
+}
+
+/// What one loop's own block holds once helpers are inlined: its dots, and
+/// whether a loop sits directly in it (which makes it an outer loop).
+struct BlockFacts {
+  int dots = 0, helperDots = 0;
+  bool innerLoop = false;
+  unsigned innerLine = 0;
+  std::string innerHelper; // the inlined helper that brings the loop, "" for a written one
+  std::vector<ImportedCall> imported;
+};
+
+} // namespace
+
+/// Reads a block as the pipeliner sees it. `direct`: the statements land in
+/// the loop's own block (not under a runtime branch, which becomes an scf.if
+/// region). A constexpr `if` folds away, so its body is direct; a
+/// static_range body is unrolled into the block.
+struct BlockReader {
+  FileAnalysis &file;
+  const Scope &scope;
+  BlockFacts facts;
+
+  void expression(Node *root, bool direct) {
+    traverse(root, [&](Node *n, const std::vector<Node *> &) {
+      if (isScope(n))
+        return false;
+      if (n->kind != K::Call)
+        return true;
+      const Imports &im = file.imports();
+      std::string r = im.resolve(n->kids[0]);
+      if (isDotLike(r)) {
+        ++facts.dots;
+        return true;
+      }
+      if (n->kids[0]->kind == K::Name)
+        if (KernelInfo *helper = file.kernelNamed(n->kids[0]->text); helper && !helper->noinline) {
+          JitFunctionFacts h = file.jitFunction(helper->record.name);
+          facts.dots += h.dots;
+          facts.helperDots += h.dots;
+          if (h.loop && direct && !facts.innerLoop) {
+            facts.innerLoop = true;
+            facts.innerLine = h.loopLine;
+            facts.innerHelper = helper->record.name;
+          }
+          return true;
+        }
+      std::string head = dottedName(n->kids[0]);
+      head = head.substr(0, head.find('.'));
+      if (!r.empty() && im.alias.count(head) && !isLanguagePath(r) &&
+          !llvm::StringRef(r).starts_with("triton"))
+        facts.imported.push_back(ImportedCall{r, direct});
+      return true;
+    });
+  }
+
+  void block(const std::vector<Node *> &body, bool direct) {
+    for (Node *s : body) {
+      switch (s->kind) {
+      case K::For:
+        if (isStaticRange(file.imports(), s)) {
+          expression(s->kids[1], direct);
+          block(s->body, direct);
+          break;
+        }
+        [[fallthrough]];
+      case K::While:
+        // An inner loop has its own record; only its header is this block's.
+        if (direct && !facts.innerLoop) {
+          facts.innerLoop = true;
+          facts.innerLine = s->line;
+        }
+        for (Node *c : s->kids)
+          if (c)
+            expression(c, direct);
+        break;
+      case K::If: {
+        expression(s->kids[0], direct);
+        bool folded = file.isConstexpr(s->kids[0], scope);
+        block(s->body, direct && folded);
+        block(s->orelse, direct && folded);
+        break;
+      }
+      case K::With:
+      case K::Try:
+        for (Node *c : s->kids)
+          if (c)
+            expression(c, direct);
+        block(s->body, direct);
+        for (Node *h : s->handlers)
+          block(h->body, direct);
+        block(s->orelse, direct);
+        block(s->finalbody, direct);
+        break;
+      case K::FunctionDef:
+      case K::ClassDef:
+        break;
+      default:
+        expression(s, direct);
+        break;
+      }
+    }
+  }
+};
+
+JitFunctionFacts FileAnalysis::jitFunction(const std::string &name) {
+  auto memo = jitFacts_.find(name);
+  if (memo != jitFacts_.end())
+    return memo->second;
+  KernelInfo *k = kernelNamed(name);
+  if (!k || k->noinline || inProgress_.count(name))
+    return {};
+  inProgress_.insert(name); // recursion counts once
+  Scope scope = kernelScope(k->def);
+  BlockReader reader{*this, scope, {}};
+  reader.block(k->def->body, true);
+  inProgress_.erase(name);
+  JitFunctionFacts facts{reader.facts.dots, reader.facts.innerLoop, reader.facts.innerLine};
+  jitFacts_[name] = facts;
+  return facts;
+}
+
+void FileAnalysis::classifyLoops(KernelInfo &k) {
+  Scope scope = kernelScope(k.def);
+  bool gluon = k.dialect == Dialect::Gluon;
+  // Whether a Gluon loop writes its own overlap: async copies (global to
+  // shared, TMA), mbarrier waits or multi-buffered shared memory indexed
+  // per iteration.
+  auto writesOverlap = [&](const std::vector<Node *> &body) {
+    bool found = false;
+    for (Node *s : body)
+      walkAll(s, [&](Node *n) {
+        if (n->kind != K::Call)
+          return;
+        std::string r = im_.resolve(n->kids[0]);
+        llvm::StringRef last = llvm::StringRef(r).rsplit('.').second;
+        if (last.empty())
+          last = r;
+        if (llvm::StringRef(r).contains("async_copy") || llvm::StringRef(r).contains("tma.") ||
+            llvm::StringRef(r).contains("mbarrier.") || last == "async_copy_global_to_shared" ||
+            last == "global_load_to_shared" || last == "buffer_load_to_shared" ||
+            last == "warpgroup_mma_wait" || last == "tcgen05_commit")
+          found = true;
+        // smem.index(i) inside the loop: a ring of buffers.
+        if (n->kids[0]->kind == K::Attribute && n->kids[0]->text == "index")
+          found = true;
+      });
+    return found;
+  };
+  std::function<void(const std::vector<Node *> &)> visit = [&](const std::vector<Node *> &body) {
+    for (Node *s : body) {
+      if (s->kind == K::For || s->kind == K::While) {
+        BlockReader reader{*this, scope, {}};
+        reader.block(s->body, true);
+        BlockFacts &b = reader.facts;
+        LoopRecord rec;
+        rec.line = s->line;
+        rec.col = s->col;
+        rec.dots = b.dots;
+        rec.helperDots = b.helperDots;
+        rec.importedCalls = b.imported;
+        LoopInfo info;
+        info.node = s;
+        info.dots = b.dots;
+        if (s->kind == K::While) {
+          rec.iterator = "while";
+          rec.form = "none";
+          rec.why = "a while loop: Triton's software pipeliner handles only for loops";
+        } else {
+          LoopForm f = loopForm(im_, s);
+          rec.iterator = f.iterator;
+          rec.numStages = f.numStages;
+          rec.flatten = f.flatten;
+          rec.warpSpecialize = f.warpSpecialize;
+          bool outer =
+              b.innerLoop && !gluon && f.form != "static" && !f.flatten && !f.warpSpecialize;
+          info.outer = outer;
+          if (gluon && f.form != "static") {
+            // gluon_to_ttgir runs no software pipeliner: a Gluon loop
+            // overlaps only what its code writes.
+            bool authored = writesOverlap(s->body);
+            rec.form = authored ? "authored" : "none";
+            rec.why = authored ? "a Gluon loop: no software pipeliner runs on Gluon, and this one "
+                                 "writes its own overlap (multi-buffered shared memory with async "
+                                 "copies, TMA or mbarriers); the launch num_stages is inert"
+                               : "a Gluon loop: no software pipeliner runs on Gluon and the loop "
+                                 "writes no overlap of its own; the launch num_stages is inert";
+          } else if (outer) {
+            rec.form = "outer";
+            std::string holds =
+                b.innerHelper.empty()
+                    ? fmt::format("holds the loop at line {}", b.innerLine)
+                    : fmt::format("inlines @jit helper {}, whose loop (line {}) lands in its body",
+                                  b.innerHelper, b.innerLine);
+            rec.why = "an outer loop: it " + holds +
+                      "; Triton pipelines innermost loops only (isOuterLoop), so " +
+                      (f.numStages.empty() ? std::string("no num_stages reaches it")
+                                           : "its num_stages=" + f.numStages + " is inert") +
+                      (b.dots ? fmt::format(" and its {} dot{} run{} unpipelined", b.dots,
+                                            b.dots == 1 ? "" : "s", b.dots == 1 ? "s" : "")
+                              : std::string());
+          } else if (f.form == "static") {
+            rec.form = "static";
+            rec.why = "static_range is unrolled at compile time, never pipelined";
+          } else if (f.form == "annotated") {
+            rec.form = "annotated";
+            rec.why = "num_stages=" + f.numStages +
+                      " on the loop decides its depth; the launch num_stages is inert";
+          } else if (f.form == "frozen") {
+            rec.form = "frozen";
+            rec.why = "num_stages=" + f.numStages +
+                      " written in the source: no config can deepen this loop";
+          } else if (b.dots > 0) {
+            rec.form = "launch";
+            rec.why = std::to_string(b.dots) + " dot" + (b.dots == 1 ? "" : "s") +
+                      (b.helperDots ? fmt::format(" ({} in @jit helpers it calls, inlined "
+                                                  "before pipelining)",
+                                                  b.helperDots)
+                                    : std::string()) +
+                      " in a bare loop: the launch num_stages decides its depth";
+          } else {
+            rec.form = "none";
+            rec.why = "no dot in a bare loop: nothing pipelines it until it is annotated "
+                      "with tl.range(..., num_stages=N)";
+          }
+        }
+        info.record = k.record.loops.size();
+        k.record.loops.push_back(std::move(rec));
+        k.loops.push_back(info);
+        visit(s->body);
+        visit(s->orelse);
+        continue;
+      }
+      if (s->kind == K::FunctionDef || s->kind == K::ClassDef)
+        continue;
+      visit(s->body);
+      for (Node *h : s->handlers)
+        visit(h->body);
+      visit(s->orelse);
+      visit(s->finalbody);
+    }
+  };
+  visit(k.def->body);
+}
+
+} // namespace tilexform::source::detail

@@ -1,0 +1,49 @@
+import triton
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+
+@gluon.jit
+def g_decode(x, y, BLOCK: gl.constexpr, LAYOUT: gl.constexpr):
+    offs = gl.arange(0, BLOCK, layout=LAYOUT)
+    gl.store(y + offs, gl.load(x + offs))
+
+
+def _configs():
+    # waves_per_eu=0 is the compiler's default: no occupancy limit.
+    waves = 0
+    return [triton.Config({"BLOCK": b, "waves_per_eu": waves}, num_warps=4) for b in [512, 1024]]
+
+
+@triton.autotune(configs=_configs(), key=["n"])
+@gluon.jit
+def g_tuned(x, n, BLOCK: gl.constexpr, LAYOUT: gl.constexpr):
+    offs = gl.arange(0, BLOCK, layout=LAYOUT)
+    gl.store(x + offs, gl.load(x + offs) + 1)
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 1024}, num_warps=4, waves_per_eu=0)], key=["n"])
+@gluon.jit
+def g_tuned_literal(x, n, BLOCK: gl.constexpr, LAYOUT: gl.constexpr):
+    offs = gl.arange(0, BLOCK, layout=LAYOUT)
+    gl.store(x + offs, gl.load(x + offs) + 1)
+
+
+def launch(x, y, layout, fast):
+    g_decode[(1,)](x, y, 1024, layout, waves_per_eu=0)
+    wpe = 0
+    g_decode[(1,)](x, y, 1024, layout, waves_per_eu=wpe)
+    g_decode[(1,)](x, y, 1024, layout, waves_per_eu=0 if fast else 0)
+    impl = g_decode
+    impl[(1,)](x, y, 1024, layout, waves_per_eu=0)
+
+
+def _launch_config(n):
+    if n > 4096:
+        return {"block": 1024, "waves_per_eu": 0}
+    return {"block": 512, "waves_per_eu": 0}
+
+
+def launch_from_builder(x, y, layout, n):
+    config = _launch_config(n)
+    g_decode[(1,)](x, y, config["block"], layout, waves_per_eu=config["waves_per_eu"])
