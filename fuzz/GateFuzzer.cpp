@@ -27,9 +27,8 @@ const fs::path &workDir() {
     fs::path d = fs::temp_directory_path() / ("tilexform-fuzz-gate-" + std::to_string(getpid()));
     fs::create_directories(d);
     // A small dump the bundles can name; its metadata sidecar is fuzzed.
-    std::ofstream(d / "k.ttgir")
-        << "module attributes {\"ttg.num-warps\" = 4 : i32} {\n"
-           "  tt.func public @k() {\n    tt.return\n  }\n}\n";
+    std::ofstream(d / "k.ttgir") << "module attributes {\"ttg.num-warps\" = 4 : i32} {\n"
+                                    "  tt.func public @k() {\n    tt.return\n  }\n}\n";
     return d;
   }();
   return dir;

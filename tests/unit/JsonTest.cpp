@@ -1,7 +1,7 @@
 // The one JSON-reading service: nesting bounded before nlohmann parses,
 // syntax errors with line and column.
-#include "tilexform/support/InputError.h"
 #include "tilexform/support/Json.h"
+#include "tilexform/support/InputError.h"
 
 #include <gtest/gtest.h>
 
