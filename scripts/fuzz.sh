@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(reader layout verify artifacts tree audit)
+[ ${#targets[@]} -gt 0 ] || targets=(reader layout verify artifacts tree audit gate)
 build="$here/build-fuzz"
 missing=()
 for p in clang-22 libclang-rt-22-dev; do
@@ -27,7 +27,7 @@ ninja -C "$build" $(printf 'tilexform_fuzz_%s ' "${targets[@]}")
 
 seeds="$build/seeds"
 rm -rf "$seeds"
-mkdir -p "$seeds"/{reader,layout,verify,artifacts,tree,audit} "$build/crashes"
+mkdir -p "$seeds"/{reader,layout,verify,artifacts,tree,audit,gate} "$build/crashes"
 python3 - "$here" "$seeds" <<'PY'
 import json, pathlib, sys
 here, seeds = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
@@ -62,6 +62,17 @@ lits = sorted(p for p in (here / "tests").rglob("*") if p.suffix in listings and
                                                  or p.suffix == ".amdgcn"))
 for i, p in enumerate(lits[::2]):
     (seeds / "audit" / f"{i}").write_bytes(bytes([listings[p.suffix]]) + p.read_bytes())
+# The gates' JSON inputs: champion bundles (0) and config sidecars (1),
+# Triton's metadata (2), samples files for gate ab (3) and parity-gate (4, 5).
+gate_inputs = [(0, p) for p in sorted((here / "tests/lit/gate/Inputs/champion").glob("*.json"))
+               if "config" not in p.name and p.stem != "matmul"]
+gate_inputs += [(1, here / "tests/lit/gate/Inputs/champion/matmul.config.json")]
+gate_inputs += [(2, p) for p in arts if p.suffix == ".json"][:20]
+gate_inputs += [(k, here / "tests/lit/gate/Inputs/timings_sm90_samples.json") for k in (3, 5)]
+for i, (k, p) in enumerate(gate_inputs):
+    (seeds / "gate" / f"{i}").write_bytes(bytes([k]) + p.read_bytes())
+(seeds / "gate" / "list").write_bytes(bytes([4]) + b"[0.2, 0.21, 0.205]")
+(seeds / "gate" / "deep").write_bytes(bytes([3]) + b'{"samples_ms": {"a": ' + b"[" * 300 + b"]" * 300 + b"}}")
 PY
 status=0
 for t in "${targets[@]}"; do

@@ -1,4 +1,6 @@
 #include "tilexform/analysis/Verify.h"
+#include "tilexform/ir/Module.h"
+#include "tilexform/ir/OpSchema.h"
 #include "tilexform/support/Text.h"
 
 #include <fmt/format.h>
@@ -274,6 +276,20 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
   if (pf.threadsPerWarp != af.threadsPerWarp)
     reasons.push_back(fmt::format("threads_per_warp {} vs {}", pf.threadsPerWarp.value_or(0),
                                   af.threadsPerWarp.value_or(0)));
+  // Two files of layout aliases alone hold no kernel: nothing was compared,
+  // so nothing passed.
+  auto hasFunction = [](const ir::Module &m) {
+    bool found = false;
+    m.walk([&](ir::Operation *op) {
+      found = found || (op->schema && op->schema->is(ir::OpFlagFunction));
+    });
+    return found;
+  };
+  for (auto [mod, side] : {std::pair{&plainMod, "plain"}, std::pair{&anchorMod, "anchor"}})
+    if (!hasFunction(*mod))
+      reasons.push_back(fmt::format("{} defines no function (layout aliases only?): no layout "
+                                    "is used to compare",
+                                    side));
   std::string ps = mmaSignature(v.plain), as = mmaSignature(v.anchor);
   if (ps != as)
     reasons.push_back(fmt::format("MMA instruction signature [{}] vs [{}]",

@@ -117,6 +117,17 @@ void resolveTargets(KernelListing &k, std::vector<std::optional<uint64_t>> &addr
 
 // ---- AMDGCN ------------------------------------------------------------------
 
+// A listing that ends inside a function: its census would count half a
+// kernel and say nothing. Named at the last line, with where it began.
+llvm::Error truncatedListing(const std::string &file, llvm::StringRef text,
+                             const KernelListing &k) {
+  TextPosition end = positionOf(text, text.rtrim().size());
+  return llvm::make_error<InputError>(
+      file, end.line, end.col,
+      fmt::format("the listing ends inside function '{}' (begun at line {}): truncated?", k.name,
+                  k.startLine));
+}
+
 bool isAmdBranch(llvm::StringRef op) { return op == "s_branch" || op.starts_with("s_cbranch_"); }
 
 llvm::Expected<std::vector<KernelListing>> readAmd(const std::string &file, llvm::StringRef text) {
@@ -251,6 +262,14 @@ llvm::Expected<std::vector<KernelListing>> readAmd(const std::string &file, llvm
           t = *t - symbols[kernels[i].name];
     resolveTargets(kernels[i], addressTargets[i]);
   }
+  // The compiler's listing closes each function with `.Lfunc_end`; the last
+  // one open at the end of the text, its last instruction no end of a
+  // program, is a listing cut short.
+  if (!objdump && !ended && !kernels.empty() && !kernels.back().instructions.empty()) {
+    const std::string &last = kernels.back().instructions.back().opcode;
+    if (last != "s_endpgm" && last != "s_setpc_b64")
+      return truncatedListing(file, text, kernels.back());
+  }
   std::erase_if(kernels, [](const KernelListing &k) { return k.instructions.empty(); });
   return kernels;
 }
@@ -263,7 +282,7 @@ bool isSassBranch(llvm::StringRef op) {
          base == "RET" || base == "EXIT" || base == "BREAK";
 }
 
-llvm::Expected<std::vector<KernelListing>> readSassListing(const std::string &,
+llvm::Expected<std::vector<KernelListing>> readSassListing(const std::string &file,
                                                            llvm::StringRef text) {
   std::vector<KernelListing> kernels;
   std::vector<std::vector<std::optional<uint64_t>>> addressTargets;
@@ -358,13 +377,26 @@ llvm::Expected<std::vector<KernelListing>> readSassListing(const std::string &,
   });
   for (size_t i = 0; i < kernels.size(); ++i)
     resolveTargets(kernels[i], addressTargets[i]);
+  // cuobjdump and nvdisasm end a function with EXIT or the BRA to itself
+  // (then NOP padding): anything else last is a listing cut short.
+  if (!kernels.empty() && !kernels.back().instructions.empty()) {
+    auto &ins = kernels.back().instructions;
+    auto last = std::find_if(ins.rbegin(), ins.rend(), [](const Instruction &in) {
+      return llvm::StringRef(in.opcode).split('.').first != "NOP";
+    });
+    llvm::StringRef base =
+        last == ins.rend() ? llvm::StringRef() : llvm::StringRef(last->opcode).split('.').first;
+    if (base != "EXIT" && base != "BRA" && base != "RET" && base != "JMP" && base != "BRX" &&
+        base != "JMX")
+      return truncatedListing(file, text, kernels.back());
+  }
   std::erase_if(kernels, [](const KernelListing &k) { return k.instructions.empty(); });
   return kernels;
 }
 
 // ---- PTX ---------------------------------------------------------------------
 
-llvm::Expected<std::vector<KernelListing>> readPtxListing(const std::string &,
+llvm::Expected<std::vector<KernelListing>> readPtxListing(const std::string &file,
                                                           llvm::StringRef text) {
   std::vector<KernelListing> kernels;
   std::optional<std::string> arch;
@@ -453,6 +485,9 @@ llvm::Expected<std::vector<KernelListing>> readPtxListing(const std::string &,
       cur->endLine = lineNo;
     }
   });
+  // A body still open at the end of the text: the listing was cut short.
+  if (cur && depth > 0 && !cur->instructions.empty())
+    return truncatedListing(file, text, *cur);
   for (auto &k : kernels) {
     std::vector<std::optional<uint64_t>> none;
     resolveTargets(k, none);

@@ -3,6 +3,7 @@
 #include "tilexform/hw/ArchData.h"
 #include "tilexform/hw/Target.h"
 #include "tilexform/support/InputError.h"
+#include "tilexform/support/Json.h"
 #include "tilexform/support/Text.h"
 
 #include <llvm/ADT/StringExtras.h>
@@ -397,24 +398,10 @@ llvm::Expected<std::vector<KernelFacts>> readSass(const std::string &file, llvm:
 
 llvm::Expected<std::vector<KernelFacts>> readMetadataJson(const std::string &file,
                                                           llvm::StringRef text) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error &e) {
-    TextPosition at = positionOf(text, e.byte ? e.byte - 1 : 0);
-    std::string what = e.what();
-    size_t colon = what.rfind(": ");
-    return artifactError(file, at.line, at.col,
-                         "not valid JSON" +
-                             (colon == std::string::npos ? std::string() : what.substr(colon)));
-  } catch (const nlohmann::json::exception &e) {
-    // Numbers out of range and the like carry no position.
-    std::string what = e.what();
-    size_t close = what.find("] ");
-    return artifactError(file, 1, 1,
-                         "not usable JSON: " +
-                             (close == std::string::npos ? what : what.substr(close + 2)));
-  }
+  auto parsed = parseJson(text, file);
+  if (!parsed)
+    return parsed.takeError();
+  nlohmann::json j = std::move(*parsed);
   if (!j.is_object() || !j.contains("name") || !j["name"].is_string() ||
       (!j.contains("num_warps") && !j.contains("shared")))
     return artifactError(file, 1, 1,

@@ -123,11 +123,16 @@ int runDeterminism() {
 
 int runAb() {
   gate::AbOptions o;
-  if (!opts.arms.empty()) {
+  if (abCmd->get_option("--arms")->count()) {
     llvm::SmallVector<llvm::StringRef> names;
-    llvm::StringRef(opts.arms).split(names, ',', -1, false);
-    for (auto n : names)
+    llvm::StringRef(opts.arms).split(names, ',');
+    for (auto n : names) {
+      if (n.trim().empty())
+        return reportError("--arms: expected arm names, baseline first (A,B[,...]), got '" +
+                               opts.arms + "'",
+                           kExitUsage);
       o.arms.push_back(n.trim().str());
+    }
   }
   o.control = opts.control == "none" ? "" : opts.control;
   o.permute = opts.permute;
@@ -145,7 +150,7 @@ int runAb() {
     j["samples"] = opts.samples;
     j["rounds"] = r->rounds;
     j["confidence"] = o.confidence;
-    j["resamples"] = o.resamples;
+    j["resamples"] = r->resamples;
     Json arms = Json::array();
     for (auto &a : r->arms)
       arms.push_back(Json{{"arm", a.name},
@@ -182,6 +187,10 @@ int runAb() {
   std::string out =
       fmt::format("A/B gate: {} ({} interleaved rounds, {:.0f}% bootstrap intervals)\n",
                   opts.samples, r->rounds, o.confidence * 100);
+  if (r->resamples != o.resamples)
+    out += fmt::format("  {} resamples, not {}: {} rounds (rounds x resamples is kept within "
+                       "2x10^7)\n",
+                       r->resamples, o.resamples, r->rounds);
   for (auto &a : r->arms)
     out += fmt::format("  {:<40} median {:.6f} ms  IQR {:.6f}..{:.6f} ({:.1f}%)  min {:.6f}  max "
                        "{:.6f}\n",
@@ -215,6 +224,7 @@ void addGateCommand(CLI::App &root) {
       "champion", "Is the plain champion bundle intact (files, hashes, config, samples)?");
   championCmd->add_option("bundle", opts.bundle, "The champion bundle (JSON)")->required();
   championCmd->add_option("--min-samples", opts.minSamples, "Fewest timing samples accepted")
+      ->check(CLI::Validator(checkCount, "N"))
       ->capture_default_str();
   addFormatOptions(championCmd, opts.format, opts.json);
 
@@ -225,6 +235,7 @@ void addGateCommand(CLI::App &root) {
   determinismCmd->add_option("--dtype", opts.dtype, "Element type of raw outputs (float16, ...)");
   determinismCmd->add_option("--shape", opts.shape, "Shape of raw outputs, e.g. 256x256");
   determinismCmd->add_option("--min-runs", opts.minRuns, "Fewest runs accepted")
+      ->check(CLI::Validator(checkCount, "N"))
       ->capture_default_str();
   addFormatOptions(determinismCmd, opts.format, opts.json);
 
@@ -239,6 +250,7 @@ void addGateCommand(CLI::App &root) {
   abCmd->add_flag("--permute", opts.permute,
                   "Test whether differences follow the arm or its position in each round");
   abCmd->add_option("--resamples", opts.resamples, "Bootstrap and permutation resamples")
+      ->check(CLI::Validator(checkCount, "N"))
       ->capture_default_str();
   addFormatOptions(abCmd, opts.format, opts.json);
 }

@@ -11,6 +11,7 @@
 #include <llvm/ADT/StringRef.h>
 
 #include <algorithm>
+#include <csignal>
 
 #include <exception>
 #include <iostream>
@@ -87,7 +88,12 @@ std::string commandWord(int argc, char **argv) {
 
 } // namespace
 
-int run(int argc, char **argv) { return finishOutput(dispatch(argc, argv)); }
+int run(int argc, char **argv) {
+  // A closed stdout (`tilexform ... | head -c0`) is a failed write, reported
+  // with exit 74 by finishOutput, not a death by SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
+  return finishOutput(dispatch(argc, argv));
+}
 
 namespace {
 

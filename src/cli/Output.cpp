@@ -283,6 +283,13 @@ void printPieces(llvm::ArrayRef<llvm::StringRef> pieces) {
     gOutputErrno = errno ? errno : EIO;
 }
 
+bool stdoutFailed() {
+  errno = 0;
+  if (!gOutputErrno && (std::fflush(stdout) != 0 || std::ferror(stdout)))
+    gOutputErrno = errno ? errno : EIO;
+  return gOutputErrno != 0;
+}
+
 int finishOutput(int exitCode) {
   errno = 0;
   if (!gOutputErrno && (std::fflush(stdout) != 0 || std::ferror(stdout)))
@@ -361,6 +368,7 @@ int writeOutFile(const std::string &out, llvm::StringRef text, bool force, llvm:
 
 void addJobsOptions(CLI::App *cmd, unsigned &jobs, bool &quiet) {
   cmd->add_option("-j,--jobs", jobs, "Files read in parallel (0: all cores)")
+      ->check(CLI::Validator(checkCount, "N"))
       ->capture_default_str();
   // -q is the root command's (cli/Terminal.h): no progress line either.
   (void)quiet;

@@ -80,9 +80,18 @@ void addParityGateCommand(CLI::App &root) {
   cmd->add_option("--kernel", opts.kernel, "The kernel, when a directory holds several");
   addArchOption(cmd, opts.arch, "The target, overriding what the artifacts say");
   cmd->add_option("--min-ratio", opts.minRatio, "Champion/anchor time ratio that clears")
-      ->check(CLI::Range(0.01, 100.0))
+      ->check(CLI::Validator(
+          [](std::string &v) -> std::string {
+            // CLI::Range lets NaN through (every comparison with it is false).
+            double x = 0;
+            if (!CLI::detail::lexical_cast(v, x) || !(x >= 0.01 && x <= 100.0))
+              return "expected a ratio from 0.01 to 100, got '" + v + "'";
+            return "";
+          },
+          "RATIO"))
       ->capture_default_str();
   cmd->add_option("--resamples", opts.resamples, "Bootstrap resamples for the ratio's interval")
+      ->check(CLI::Validator(checkCount, "N"))
       ->check(CLI::Range(100u, 1000000u))
       ->capture_default_str();
   addFormatOptions(cmd, opts.format, opts.json);

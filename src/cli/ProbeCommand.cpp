@@ -215,6 +215,9 @@ int execute() {
   if (!report)
     return reportError(report.takeError());
   printErrorLines(report->errors);
+  // Nothing readable: each unreadable file has had its one line.
+  if (report->kernelCount == 0 && !report->errors.empty())
+    return kExitInput;
   if (report->kernelCount == 0)
     return reportError(
         llvm::make_error<InputError>(opts.paths.front(), 0, 0,
@@ -266,6 +269,7 @@ void addProbeCommand(CLI::App &root) {
       ->required();
   addArchOption(cmd, opts.arch, "Override the target arch");
   cmd->add_option("-j,--jobs", opts.jobs, "Files read in parallel (0: all cores)")
+      ->check(CLI::Validator(checkCount, "N"))
       ->capture_default_str();
   cmd->add_option("--format", opts.format,
                   "Output format: text, json, jsonl, or csv (one row per kernel)")

@@ -240,6 +240,7 @@ void addSurveyCommand(CLI::App &root) {
                   "Skip paths matching a .gitignore-style pattern (repeatable)");
   cmd->add_flag("--no-gitignore", opts.noGitignore, "Do not honour .gitignore files");
   cmd->add_option("-j,--jobs", opts.jobs, "Files parsed in parallel (0: all cores)")
+      ->check(CLI::Validator(checkCount, "N"))
       ->capture_default_str();
   cmd->add_option("--format", opts.format, "Output format (jsonl: the JSON on one line)")
       ->check(CLI::IsMember({"text", "json", "jsonl", "sarif"}))

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <llvm/Support/Path.h>
 
+#include <cstdio>
+
 namespace tilexform::cli {
 
 namespace {
@@ -17,11 +19,12 @@ struct TranscribeCliOptions {
   std::string file, out, gluonApi = "3.6", kernelName, format = "text", arch;
   bool json = false, force = false, allowGaps = false;
 } opts;
+CLI::App *transcribeCmd = nullptr;
 
 } // namespace
 
 void addTranscribeCommand(CLI::App &root) {
-  auto *cmd = root.add_subcommand(
+  auto *cmd = transcribeCmd = root.add_subcommand(
       "transcribe", "Write a Gluon kernel module from a plain .ttgir, every layout applied to its "
                     "op");
   cmd->add_option("file", opts.file, "The plain Triton dump (.ttgir)")->required();
@@ -42,6 +45,8 @@ int runTranscribeCommand() {
   auto api = resolveGluonApi(opts.gluonApi);
   if (!api)
     return kExitUsage;
+  if (transcribeCmd->get_option("--out")->count() && opts.out.empty())
+    return reportError("--out: expected a file name, got ''", kExitUsage);
   if (int code = refuseExistingOut(opts.out, opts.force))
     return code;
   auto loaded = loadForCommand(opts.file);
@@ -67,6 +72,14 @@ int runTranscribeCommand() {
       return c;
     wrote = true;
   }
+  // The report says the module was written; a report that cannot be written
+  // (stdout full or closed: exit 74) takes the module back, so a failed run
+  // leaves nothing behind.
+  auto finish = [&](int exitCode) {
+    if (wrote && stdoutFailed())
+      std::remove(opts.out.c_str());
+    return exitCode;
+  };
   if (isJson(opts.format)) {
     Json j = envelope("transcribe", verdict, code);
     j["file"] = opts.file;
@@ -87,7 +100,7 @@ int runTranscribeCommand() {
     if (opts.out.empty() && !r->python.empty())
       j["python"] = r->python;
     printJson(j);
-    return code;
+    return finish(code);
   }
   if (opts.out.empty() && !r->python.empty() && !blocked) {
     printText(r->python);
@@ -102,10 +115,18 @@ int runTranscribeCommand() {
   else if (blocked && !opts.allowGaps)
     out += "  nothing written (--allow-gaps writes placeholders that fail at compile time)\n";
   out += fmt::format("verdict: {}\n", verdictName(verdict));
-  if (opts.out.empty() && !r->python.empty())
-    out += r->python;
+  if (opts.out.empty() && !r->python.empty()) {
+    // The module on stdout: the report before it as Python comments, so
+    // stdout stays one module Python compiles.
+    std::string commented;
+    llvm::SmallVector<llvm::StringRef> lines;
+    llvm::StringRef(out).split(lines, '\n', -1, false);
+    for (llvm::StringRef l : lines)
+      commented += "# " + l.str() + "\n";
+    out = commented + r->python;
+  }
   printText(out);
-  return code;
+  return finish(code);
 }
 
 } // namespace tilexform::cli

@@ -3,6 +3,7 @@
 // test of whether a difference follows the arm or the position it ran at.
 #include "tilexform/gate/Gates.h"
 #include "tilexform/support/InputError.h"
+#include "tilexform/support/Json.h"
 
 #include <fmt/format.h>
 #include <llvm/ADT/StringRef.h>
@@ -27,10 +28,22 @@ double quantileSorted(const std::vector<double> &s, double q) {
   return s[lo] + (pos - double(lo)) * (s[hi] - s[lo]);
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return quantileSorted(v, 0.5);
+// The median of `v` (reordered), in linear time: the same value as
+// quantileSorted(sorted v, 0.5), without sorting.
+double medianInPlace(std::vector<double> &v) {
+  if (v.empty())
+    return NAN;
+  double pos = 0.5 * double(v.size() - 1);
+  size_t lo = size_t(std::floor(pos));
+  std::nth_element(v.begin(), v.begin() + lo, v.end());
+  double a = v[lo];
+  if (lo + 1 >= v.size())
+    return a;
+  double b = *std::min_element(v.begin() + lo + 1, v.end());
+  return a + (pos - double(lo)) * (b - a);
 }
+
+double median(std::vector<double> v) { return medianInPlace(v); }
 
 // A fixed-seed generator and index draw whose results do not depend on the
 // standard library's distributions: same input, same bytes, everywhere.
@@ -42,6 +55,13 @@ struct Rng {
 };
 
 } // namespace
+
+unsigned resamplesFor(size_t rounds, unsigned requested) {
+  if (rounds == 0 || uint64_t(rounds) * requested <= kMaxResampleDraws)
+    return requested;
+  uint64_t fit = kMaxResampleDraws / rounds;
+  return unsigned(std::max<uint64_t>(std::min<uint64_t>(fit, requested), kMinResamples));
+}
 
 ArmStats armStats(const std::string &name, std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -69,6 +89,7 @@ Comparison compareMedians(const std::string &arm, const std::vector<double> &x,
   Rng rng(seed);
   size_t n = x.size(), m = y.size();
   paired = paired && n == m;
+  resamples = resamplesFor(std::max(n, m), resamples);
   std::vector<double> ratios;
   ratios.reserve(resamples);
   std::vector<double> bx(n), by(m);
@@ -82,7 +103,7 @@ Comparison compareMedians(const std::string &arm, const std::vector<double> &x,
     if (!paired)
       for (size_t i = 0; i < m; ++i)
         by[i] = y[rng.below(m)];
-    ratios.push_back(median(bx) / median(by));
+    ratios.push_back(medianInPlace(bx) / medianInPlace(by));
   }
   std::sort(ratios.begin(), ratios.end());
   double alpha = (1 - confidence) / 2;
@@ -125,13 +146,14 @@ PositionTest positionTest(const std::string &arm, const std::vector<double> &x,
     Rng rng(o.seed);
     unsigned extreme = 0;
     std::vector<double> flipped(n);
-    for (unsigned r = 0; r < o.resamples; ++r) {
+    unsigned resamples = resamplesFor(n, o.resamples);
+    for (unsigned r = 0; r < resamples; ++r) {
       for (size_t i = 0; i < n; ++i)
         flipped[i] = rng.coin() ? -d[i] : d[i];
-      if (std::fabs(median(flipped)) >= std::fabs(observed) - 1e-15)
+      if (std::fabs(medianInPlace(flipped)) >= std::fabs(observed) - 1e-15)
         ++extreme;
     }
-    p = double(extreme + 1) / double(o.resamples + 1);
+    p = double(extreme + 1) / double(resamples + 1);
   };
   test(byArm, t.armEffectPct, t.pArm);
   test(byPos, t.positionEffectPct, t.pPosition);
@@ -150,13 +172,13 @@ llvm::Error samplesError(const std::string &path, const std::string &why) {
 } // namespace
 
 llvm::Expected<AbReport> abTest(const std::string &path, const AbOptions &o) {
-  auto buf = readInputFile(path);
-  if (!buf)
-    return buf.takeError();
-  nlohmann::json doc =
-      nlohmann::json::parse((*buf)->getBuffer().begin(), (*buf)->getBuffer().end(), nullptr, false);
-  if (doc.is_discarded() || !doc.is_object())
-    return samplesError(path, "not a JSON object");
+  auto parsed = readJsonFile(path);
+  if (!parsed)
+    return parsed.takeError();
+  nlohmann::json doc = std::move(*parsed);
+  if (!doc.is_object())
+    return samplesError(path, std::string(jsonKind(doc)) +
+                                  ", not a samples file ({\"samples_ms\": {arm: [ms, ...]}})");
   if (!doc.contains("samples_ms") || !doc["samples_ms"].is_object())
     return samplesError(path, "no \"samples_ms\": {arm: [ms, ...]} object");
 
@@ -179,8 +201,11 @@ llvm::Expected<AbReport> abTest(const std::string &path, const AbOptions &o) {
     samples[name] = std::move(v);
     order.push_back(name);
   }
+  if (samples.empty())
+    return samplesError(path, "\"samples_ms\" names no arm");
   AbReport rep;
   rep.rounds = samples.begin()->second.size();
+  rep.resamples = resamplesFor(rep.rounds, o.resamples);
   for (auto &[name, v] : samples)
     if (v.size() != rep.rounds)
       return samplesError(path, fmt::format("arm '{}' has {} samples, others {}: interleaved "
@@ -207,7 +232,10 @@ llvm::Expected<AbReport> abTest(const std::string &path, const AbOptions &o) {
 
   // Positions in each round, when the file records the order.
   std::vector<std::map<std::string, size_t>> position;
-  if (doc.contains("round_order") && doc["round_order"].is_array()) {
+  if (doc.contains("round_order") && !doc["round_order"].is_array())
+    return samplesError(path, std::string("\"round_order\" is ") + jsonKind(doc["round_order"]) +
+                                  ": expected a list of rounds, each a list of arm names");
+  if (doc.contains("round_order")) {
     for (auto &round : doc["round_order"]) {
       std::map<std::string, size_t> pos;
       if (round.is_array())

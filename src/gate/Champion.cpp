@@ -2,6 +2,7 @@
 #include "tilexform/gate/Gates.h"
 #include "tilexform/ir/Module.h"
 #include "tilexform/support/InputError.h"
+#include "tilexform/support/Json.h"
 
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
@@ -54,12 +55,13 @@ std::optional<DotTile> dotTile(const ir::Module &mod) {
 } // namespace
 
 llvm::Expected<ChampionReport> checkChampion(const std::string &bundlePath, unsigned minSamples) {
-  auto buf = readInputFile(bundlePath);
-  if (!buf)
-    return buf.takeError();
-  Json b = Json::parse((*buf)->getBuffer().begin(), (*buf)->getBuffer().end(), nullptr, false);
-  if (b.is_discarded() || !b.is_object())
-    return llvm::make_error<InputError>(bundlePath, 0, 0, "not a JSON object");
+  auto parsed = readJsonFile(bundlePath);
+  if (!parsed)
+    return parsed.takeError();
+  Json b = std::move(*parsed);
+  if (!b.is_object())
+    return llvm::make_error<InputError>(
+        bundlePath, 0, 0, std::string(jsonKind(b)) + ", not a champion bundle (a JSON object)");
   fs::path dir = fs::path(bundlePath).parent_path();
   ChampionReport rep;
   auto add = [&](std::string name, CheckStatus s, std::string msg) {
@@ -70,16 +72,33 @@ llvm::Expected<ChampionReport> checkChampion(const std::string &bundlePath, unsi
   };
   rep.kernel = str(b, "kernel");
 
-  // SCHEMA: the fields every later check reads.
-  std::vector<std::string> missing;
-  for (const char *k : {"kernel", "source", "live", "config", "ttgir", "time_ms", "samples_ms"})
-    if (!b.contains(k))
-      missing.push_back(k);
-  if (!missing.empty())
-    add("SCHEMA", CheckStatus::Fail, "missing " + llvm::join(missing, ", "));
-  else
-    add("SCHEMA", CheckStatus::Pass, "every field present");
-
+  // SCHEMA: the fields every later check reads, each of its type
+  // (docs/schema/champion.schema.json); a field of the wrong type is as
+  // unreadable as a missing one.
+  std::vector<std::string> missing, mistyped;
+  auto expect = [&](const Json &obj, const std::string &where, const char *key, bool ok,
+                    const char *type) {
+    if (!obj.contains(key))
+      missing.push_back(where + key);
+    else if (!ok)
+      mistyped.push_back(fmt::format("{}{} is {}, not {}", where, key, jsonKind(obj[key]), type));
+  };
+  auto has = [&](const Json &obj, const char *key, auto pred) {
+    return obj.contains(key) && pred(obj[key]);
+  };
+  expect(b, "", "kernel", has(b, "kernel", [](const Json &j) { return j.is_string(); }),
+         "a string");
+  for (const char *k : {"source", "live"})
+    expect(b, "", k, has(b, k, [](const Json &j) { return j.is_object(); }),
+           "an object {path, sha256}");
+  expect(b, "", "config",
+         has(b, "config", [](const Json &j) { return j.is_object() || j.is_string(); }),
+         "an object or a sidecar path");
+  expect(b, "", "ttgir", has(b, "ttgir", [](const Json &j) { return j.is_string(); }), "a path");
+  expect(b, "", "time_ms", has(b, "time_ms", [](const Json &j) { return j.is_number(); }),
+         "a number");
+  expect(b, "", "samples_ms", has(b, "samples_ms", [](const Json &j) { return j.is_array(); }),
+         "a list of numbers");
   // SOURCE and LIVE: each file exists and still hashes to what was timed.
   for (auto [key, name] : {std::pair{"source", "SOURCE"}, std::pair{"live", "LIVE"}}) {
     if (!b.contains(key))
@@ -111,10 +130,13 @@ llvm::Expected<ChampionReport> checkChampion(const std::string &bundlePath, unsi
       std::string side = resolvePath(dir, b["config"].get<std::string>());
       auto f = readInputFile(side);
       if (f) {
-        config = Json::parse((*f)->getBuffer().begin(), (*f)->getBuffer().end(), nullptr, false);
-        if (config.is_discarded() || !config.is_object()) {
+        auto sidecar = parseJson((*f)->getBuffer(), side);
+        if (!sidecar) {
+          add("CONFIG", CheckStatus::Fail, errorLine(sidecar.takeError()));
+        } else if (!sidecar->is_object()) {
           add("CONFIG", CheckStatus::Fail, b["config"].get<std::string>() + ": not a JSON object");
-          config = Json();
+        } else {
+          config = std::move(*sidecar);
         }
       } else {
         add("CONFIG", CheckStatus::Fail, errorLine(f.takeError()));
@@ -124,6 +146,23 @@ llvm::Expected<ChampionReport> checkChampion(const std::string &bundlePath, unsi
     } else {
       add("CONFIG", CheckStatus::Fail, "\"config\" must be an object or a sidecar path");
     }
+  }
+  if (config.is_object()) {
+    for (const char *k : {"num_warps", "num_stages"})
+      expect(config, "config.", k,
+             has(config, k, [](const Json &j) { return j.is_number_integer(); }), "an integer");
+    expect(config, "config.", "constexprs",
+           has(config, "constexprs", [](const Json &j) { return j.is_object(); }),
+           "an object {NAME: value}");
+  }
+  if (!missing.empty() || !mistyped.empty()) {
+    std::vector<std::string> parts;
+    if (!missing.empty())
+      parts.push_back("missing " + llvm::join(missing, ", "));
+    parts.insert(parts.end(), mistyped.begin(), mistyped.end());
+    rep.checks.insert(rep.checks.begin(), {"SCHEMA", CheckStatus::Fail, llvm::join(parts, "; ")});
+  } else {
+    rep.checks.insert(rep.checks.begin(), {"SCHEMA", CheckStatus::Pass, "every field present"});
   }
   auto configInt = [&](const char *key) -> std::optional<int64_t> {
     if (config.is_object() && config.contains(key) && config[key].is_number_integer())
@@ -139,7 +178,21 @@ llvm::Expected<ChampionReport> checkChampion(const std::string &bundlePath, unsi
     if (!mod) {
       add("TTGIR", CheckStatus::Fail, errorLine(mod.takeError()));
     } else {
-      add("TTGIR", CheckStatus::Pass, ttgir + " loads");
+      // The dump is the champion's: it defines the bundle's kernel.
+      std::vector<std::string> functions;
+      (*mod)->walk([&](ir::Operation *op) {
+        if (op->name == "tt.func" && llvm::StringRef(op->symbol).starts_with("@"))
+          functions.push_back(op->symbol.substr(1));
+      });
+      if (rep.kernel.empty())
+        add("TTGIR", CheckStatus::Fail, ttgir + " loads, but the bundle names no kernel");
+      else if (std::find(functions.begin(), functions.end(), rep.kernel) == functions.end())
+        add("TTGIR", CheckStatus::Fail,
+            fmt::format("{} is not the dump of {}: it defines {}", ttgir, rep.kernel,
+                        functions.empty() ? std::string("no tt.func")
+                                          : llvm::join(functions, ", ")));
+      else
+        add("TTGIR", CheckStatus::Pass, ttgir + " loads and defines " + rep.kernel);
       auto warps = configInt("num_warps");
       auto dumpWarps = (*mod)->facts.numWarps;
       if (!warps)
@@ -157,15 +210,22 @@ llvm::Expected<ChampionReport> checkChampion(const std::string &bundlePath, unsi
       std::optional<int64_t> dumpStages;
       std::string from;
       fs::path meta = fs::path(full).replace_extension(".json");
-      if (isRegularFile(meta.string())) {
-        if (auto f = readInputFile(meta.string())) {
-          Json m = Json::parse((*f)->getBuffer().begin(), (*f)->getBuffer().end(), nullptr, false);
-          if (m.is_object() && m.contains("num_stages") && m["num_stages"].is_number_integer()) {
-            dumpStages = m["num_stages"].get<int64_t>();
-            from = meta.filename().string();
-          }
-        } else {
-          llvm::consumeError(f.takeError());
+      std::optional<std::string> metaError;
+      std::error_code ec;
+      // Any file of that name is read (a FIFO or a directory is refused by
+      // readInputFile): a sidecar that cannot be read is a failed check, not
+      // a silent fallback.
+      if (fs::symlink_status(meta, ec).type() != fs::file_type::not_found && !ec) {
+        auto m = readJsonFile(meta.string());
+        if (!m)
+          metaError = errorLine(m.takeError());
+        else if (!m->is_object())
+          metaError = meta.filename().string() + ": not a JSON object (Triton's metadata is one)";
+        else if (m->contains("num_stages") && !(*m)["num_stages"].is_number_integer())
+          metaError = meta.filename().string() + ": num_stages is not an integer";
+        else if (m->contains("num_stages")) {
+          dumpStages = (*m)["num_stages"].get<int64_t>();
+          from = meta.filename().string();
         }
       }
       if (!dumpStages)
@@ -175,7 +235,9 @@ llvm::Expected<ChampionReport> checkChampion(const std::string &bundlePath, unsi
             from = "tt.num_stages on a loop";
           }
         });
-      if (!stages)
+      if (metaError)
+        add("NUM_STAGES", CheckStatus::Fail, "Triton's metadata beside the dump: " + *metaError);
+      else if (!stages)
         add("NUM_STAGES", CheckStatus::Fail, "the config names no num_stages");
       else if (!dumpStages)
         add("NUM_STAGES", CheckStatus::Unverified,
@@ -221,6 +283,9 @@ llvm::Expected<ChampionReport> checkChampion(const std::string &bundlePath, unsi
   // SAMPLES and TIME: the measurement is real and the time is the samples'.
   std::vector<double> samples;
   bool samplesOk = b.contains("samples_ms") && b["samples_ms"].is_array();
+  if (b.contains("samples_ms") && !samplesOk)
+    add("SAMPLES", CheckStatus::Fail,
+        fmt::format("samples_ms is {}: expected a list of times in ms", jsonKind(b["samples_ms"])));
   if (samplesOk)
     for (auto &s : b["samples_ms"]) {
       double x = s.is_number() ? s.get<double>() : NAN;
@@ -237,13 +302,19 @@ llvm::Expected<ChampionReport> checkChampion(const std::string &bundlePath, unsi
     add("SAMPLES", CheckStatus::Fail,
         fmt::format("{} samples; at least {} are needed (--min-samples)", samples.size(),
                     minSamples));
+  else if (samplesOk && samples.empty())
+    add("SAMPLES", CheckStatus::Fail, "no samples: the time cannot be checked");
   else if (samplesOk)
     add("SAMPLES", CheckStatus::Pass, fmt::format("{} finite positive samples", samples.size()));
   if (b.contains("time_ms")) {
     double t = b["time_ms"].is_number() ? b["time_ms"].get<double>() : NAN;
     if (!std::isfinite(t) || t <= 0) {
       add("TIME", CheckStatus::Fail, "time_ms must be a finite time above 0");
-    } else if (samplesOk && !samples.empty()) {
+    } else if (!samplesOk || samples.empty()) {
+      // A time is verified against its samples or not at all.
+      add("TIME", CheckStatus::Fail,
+          fmt::format("time_ms {:.6g}: no valid samples to check it against", t));
+    } else {
       std::vector<double> s = samples;
       std::sort(s.begin(), s.end());
       double med = s.size() % 2 ? s[s.size() / 2] : (s[s.size() / 2 - 1] + s[s.size() / 2]) / 2;

@@ -205,23 +205,22 @@ llvm::Expected<DeterminismReport> checkDeterminism(const std::vector<std::string
       files.push_back(p);
     }
   }
+  if (files.empty())
+    return llvm::make_error<InputError>(paths.empty() ? std::string("determinism") : paths.front(),
+                                        0, 0, "no runs to compare");
   if (files.size() < minRuns)
     return llvm::make_error<InputError>(
         paths.empty() ? std::string("determinism") : paths.front(), 0, 0,
         fmt::format("{} runs; the gate needs at least {} (--min-runs)", files.size(), minRuns));
 
-  std::vector<RawRun> runs;
-  for (auto &f : files) {
+  // Each run is read, checked and compared with the first as it comes, then
+  // dropped: memory holds two runs, however many there are.
+  auto readRun = [&](const std::string &f) -> llvm::Expected<RawRun> {
     auto buf = readInputFile(f);
     if (!buf)
       return buf.takeError();
-    if (llvm::StringRef(f).ends_with(".npy")) {
-      auto r = readNpy(f, std::move(*buf));
-      if (!r)
-        return r.takeError();
-      runs.push_back(std::move(*r));
-      continue;
-    }
+    if (llvm::StringRef(f).ends_with(".npy"))
+      return readNpy(f, std::move(*buf));
     if (!dtype)
       return llvm::make_error<InputError>(f, 0, 0,
                                           "a raw output needs --dtype (and --shape) to be read");
@@ -230,37 +229,52 @@ llvm::Expected<DeterminismReport> checkDeterminism(const std::vector<std::string
     r.dtype = *dtype;
     r.shape = shape;
     r.buffer = std::move(*buf);
-    runs.push_back(std::move(r));
-  }
+    return r;
+  };
+  auto firstRead = readRun(files[0]);
+  if (!firstRead)
+    return firstRead.takeError();
+  RawRun first = std::move(*firstRead);
 
   DeterminismReport rep;
-  rep.runs = runs.size();
-  rep.dtype = runs[0].dtype;
-  rep.shape = runs[0].shape;
+  rep.runs = files.size();
+  rep.dtype = first.dtype;
+  rep.shape = first.shape;
   size_t esize = sizeOf(rep.dtype);
-  uint64_t elements = 1;
+  uint64_t elements = 1, bytes = 0;
   for (auto d : rep.shape)
-    elements *= uint64_t(d);
+    if (__builtin_mul_overflow(elements, uint64_t(d), &elements))
+      return llvm::make_error<InputError>(files[0], 0, 0,
+                                          "the shape's element count overflows 64 bits");
   if (rep.shape.empty())
-    elements = runs[0].data.size() / esize;
-  for (size_t i = 0; i < runs.size(); ++i) {
-    auto &r = runs[i];
+    elements = first.data.size() / esize;
+  if (__builtin_mul_overflow(elements, uint64_t(esize), &bytes))
+    return llvm::make_error<InputError>(
+        files[0], 0, 0,
+        fmt::format("{} elements of {} overflow 64 bits of bytes", elements, dtypeName(rep.dtype)));
+  rep.elements = size_t(elements);
+  bool fp = isFloat(rep.dtype);
+  for (size_t i = 0; i < files.size(); ++i) {
+    RawRun later;
+    if (i > 0) {
+      auto r = readRun(files[i]);
+      if (!r)
+        return r.takeError();
+      later = std::move(*r);
+    }
+    const RawRun &r = i == 0 ? first : later;
     if (r.dtype != rep.dtype || r.shape != rep.shape)
       return llvm::make_error<InputError>(files[i], 0, 0,
                                           "element type or shape differs from the first run");
-    if (r.data.size() != elements * esize)
+    if (r.data.size() != bytes)
       return llvm::make_error<InputError>(
           files[i], 0, 0,
           fmt::format("{} bytes, but {} elements of {} are {} bytes", r.data.size(), elements,
-                      dtypeName(rep.dtype), elements * esize));
-  }
-  rep.elements = size_t(elements);
-  bool fp = isFloat(rep.dtype);
-  for (size_t i = 0; i < runs.size(); ++i) {
+                      dtypeName(rep.dtype), bytes));
     bool differs = false, nan = false, inf = false;
     for (size_t e = 0; e < rep.elements; ++e) {
-      uint64_t a = bitsAt(runs[0].data.data() + e * esize, esize);
-      uint64_t b = bitsAt(runs[i].data.data() + e * esize, esize);
+      uint64_t a = bitsAt(first.data.data() + e * esize, esize);
+      uint64_t b = bitsAt(r.data.data() + e * esize, esize);
       double vb = valueOf(b, rep.dtype);
       if (fp && std::isnan(vb))
         nan = true;

@@ -9,6 +9,7 @@
 #include "tilexform/asm/Probe.h"
 #include "tilexform/ir/Module.h"
 #include "tilexform/support/InputError.h"
+#include "tilexform/support/Json.h"
 
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
@@ -85,15 +86,17 @@ llvm::Expected<Samples> readSamples(const std::string &spec, const char *side,
   if (!buf)
     return buf.takeError();
   llvm::StringRef text = (*buf)->getBuffer();
-  auto doc = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
-  if (doc.is_discarded()) {
+  auto parsed = parseJson(text, s.file);
+  if (!parsed) {
     // Python's json writes NaN and Infinity as bare words, which are not JSON.
     if (text.contains("NaN") || text.contains("Infinity")) {
+      llvm::consumeError(parsed.takeError());
       invalid = fmt::format("{} samples in {} hold NaN or Infinity", side, s.file);
       return s;
     }
-    return inputError(s.file, "not JSON (or a number beyond a double's range)");
+    return parsed.takeError();
   }
+  nlohmann::json doc = std::move(*parsed);
   const nlohmann::json *list = &doc;
   if (!s.key.empty()) {
     const nlohmann::json *arms =
@@ -172,8 +175,10 @@ llvm::Expected<Arm> loadArm(const std::string &path, const std::string &kernel,
   arm.info.dir = path;
   std::vector<std::string> files;
   std::error_code ec;
+  // Every entry but directories: an artifact that is a FIFO or a device is
+  // named by the reader that refuses it, not passed over in silence.
   for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec))
-    if (isRegularFile(it->path()))
+    if (!llvm::sys::fs::is_directory(it->path()))
       files.push_back(it->path());
   if (ec)
     return inputError(dir, fmt::format("{} artifacts: {}", side, ec.message()));
@@ -253,6 +258,25 @@ llvm::Expected<Arm> loadArm(const std::string &path, const std::string &kernel,
       probeFiles.push_back(f);
   }
   auto pr = asmfile::probe(probeFiles, po);
+  if (pr) {
+    // A metadata .json or binary of the arm's kernel (the stem of its dump
+    // or listing) that cannot be read: the rules that need its figures would
+    // otherwise pass over it in silence. Other JSON beside it (timings) is
+    // not the kernel's.
+    std::set<std::string> own;
+    for (const std::string &f : {arm.info.ttgir, arm.info.listing})
+      if (!f.empty())
+        own.insert(llvm::sys::path::stem(f).str());
+    for (const std::string &e : pr->errors)
+      for (const std::string &f : probeFiles)
+        if (own.count(llvm::sys::path::stem(f).str()) && llvm::StringRef(e).starts_with(f + ":")) {
+          // `FILE[:LINE:COL]: error: WHY` again, the arm named before WHY.
+          size_t at = e.find(": error: ");
+          std::string where = at == std::string::npos ? f : e.substr(0, at);
+          std::string why = at == std::string::npos ? e : e.substr(at + 9);
+          return inputError(where, fmt::format("{} artifacts: {}", side, why));
+        }
+  }
   if (pr) {
     for (auto &k : pr->kernels)
       if (k.kernel == arm.info.kernel || pr->kernels.size() == 1) {

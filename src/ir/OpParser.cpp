@@ -121,6 +121,7 @@ public:
   llvm::Expected<std::unique_ptr<Module>> run();
 
 private:
+  llvm::Error checkTokenNesting() const;
   // ---- tokens ----
   const Token &tok(size_t i) const { return toks_[std::min(i, toks_.size() - 1)]; }
   TokenKind kind(size_t i) const { return tok(i).kind; }
@@ -1024,6 +1025,16 @@ llvm::Expected<std::unique_ptr<Operation>> Parser::parseOp(Block *parent) {
   closeRun(p_);
   if (auto e = finishOp(op.get(), scan))
     return e;
+  // A module is its body; one without (`module attribu` at the end of the
+  // text) is a dump cut in its header, as is a function whose header runs
+  // into the end.
+  bool function = op->schema && op->schema->is(OpFlagFunction);
+  bool bodyClosed = p_ > 0 && kind(p_ - 1) == TokenKind::RBrace;
+  if (op->regions.empty() && !bodyClosed &&
+      (op->name == "builtin.module" || (function && tok(p_).is(TokenKind::Eof))))
+    return errorTok(p_, std::string("the text ends inside the header of ") +
+                            (function ? "function " + op->symbol : std::string("a module")) +
+                            ", before its body (truncated dump?)");
   return op;
 }
 
@@ -1396,6 +1407,28 @@ llvm::Error Parser::finishOp(Operation *op, OpScan &scan) {
   return llvm::Error::success();
 }
 
+llvm::Error Parser::checkTokenNesting() const {
+  // One pass over the tokens before any other: the scans that find where an
+  // op, an operand list or an attribute ends walk a nest once per level, so
+  // 100,000 brackets inside one op took seconds; refused here instead.
+  // Parentheses, square and angle brackets nest at most kMaxNesting deep, as
+  // MLIR's own parser is asked to read them. Braces are left to the region
+  // parser (kMaxRegionDepth), which names the region too deep.
+  size_t depth = 0;
+  for (size_t i = 0; i < toks_.size(); ++i) {
+    const Token &t = toks_[i];
+    if (t.is(TokenKind::LBrace) || t.is(TokenKind::RBrace))
+      continue;
+    if (t.isOpening()) {
+      if (++depth > detail::kMaxNesting)
+        return errorTok(i, "brackets nested deeper than " + std::to_string(detail::kMaxNesting));
+    } else if (t.isClosing()) {
+      depth -= depth > 0;
+    }
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::unique_ptr<Module>> Parser::run() {
   mod_ = std::make_unique<Module>();
   mod_->path = path_;
@@ -1410,6 +1443,8 @@ llvm::Expected<std::unique_ptr<Module>> Parser::run() {
       return errorAt(ts.errorOffset, ts.error);
     toks_ = std::move(ts.tokens);
   }
+  if (auto e = checkTokenNesting())
+    return e;
   if (auto e = collectAliases())
     return e;
   if (auto e = resolveLegacyShared())

@@ -13,6 +13,7 @@ config.substitutions.append(("%tools", os.path.join(config.source_root, "tests",
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("%count", os.path.join(os.path.dirname(config.filecheck), "count")))
 config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
+config.substitutions.append(("%closed-stdout", os.path.join(config.source_root, "tests", "tools", "closed-stdout")))
 config.substitutions.append(("%expect-exit", os.path.join(config.source_root, "tests", "tools", "expect-exit")))
 config.substitutions.append(("%docs", os.path.join(config.source_root, "docs")))
 # The system interpreter: Debian's python3-jsonschema lives there.

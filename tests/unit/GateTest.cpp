@@ -86,3 +86,25 @@ TEST(Gate, AbIsDeterministicAndPaired) {
   EXPECT_EQ(a->comparisons[0].lo, b->comparisons[0].lo);
   EXPECT_EQ(a->verdict, gate::Verdict::Resolved);
 }
+
+TEST(Gate, ResamplesStayWithinTheDrawBudget) {
+  // rounds x resamples is bounded: 10^5 rounds take 200 resamples.
+  EXPECT_EQ(gate::resamplesFor(30, 10000), 10000u);
+  EXPECT_EQ(gate::resamplesFor(2000, 10000), 10000u);
+  EXPECT_EQ(gate::resamplesFor(100000, 10000), 200u);
+  EXPECT_EQ(gate::resamplesFor(100000, 150), 150u);
+  EXPECT_EQ(gate::resamplesFor(10000000, 10000), gate::kMinResamples);
+}
+
+TEST(Gate, BootstrapMedianMatchesTheSortedMedian) {
+  // The linear-time median gives the bytes the sorting one gave: a ratio of
+  // two fixed arms with an even and an odd count.
+  std::vector<double> x = {1.0, 1.2, 0.9, 1.1, 1.05, 0.95}, y = {2.0, 2.1, 1.9, 2.2, 1.8, 2.05};
+  auto c = gate::compareMedians("x", x, "y", y, true, 2000, 1, 0.95);
+  EXPECT_DOUBLE_EQ(c.ratio, 1.025 / 2.025);
+  EXPECT_LE(c.lo, c.ratio);
+  EXPECT_GE(c.hi, c.ratio);
+  x.pop_back();
+  y.pop_back();
+  EXPECT_DOUBLE_EQ(gate::compareMedians("x", x, "y", y, true, 100, 1, 0.95).ratio, 1.05 / 2.0);
+}

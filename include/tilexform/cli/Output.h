@@ -115,6 +115,9 @@ void printPieces(llvm::ArrayRef<llvm::StringRef> pieces);
 /// line on stderr when any write to stdout failed or fell short (a full disk,
 /// /dev/full, a closed pipe), else `exitCode`.
 int finishOutput(int exitCode);
+/// Whether a write to stdout has failed so far (flushed first): a command
+/// that wrote a file its report announces takes the file back.
+bool stdoutFailed();
 
 /// One line on stderr: `file:line:col: error: message` (or `error: message`).
 int reportError(llvm::Error err, int exitCode = kExitInput);

@@ -108,6 +108,7 @@ struct AbOptions {
 
 struct AbReport {
   size_t rounds = 0;
+  unsigned resamples = 0; // used: resamplesFor(rounds, AbOptions::resamples)
   std::vector<ArmStats> arms;
   std::vector<Comparison> comparisons;
   std::optional<Comparison> control; // the control against its twin
@@ -116,6 +117,17 @@ struct AbReport {
   Verdict verdict = Verdict::NotResolved;
   std::vector<std::string> reasons;
 };
+
+/// The bootstrap and the permutation test draw `rounds` indices or signs
+/// per resample. Beyond kMaxResampleDraws in all (2,000 rounds at the
+/// default 10,000 resamples) the resamples are reduced to stay within it, to
+/// no fewer than kMinResamples: 10^5 rounds take 200 resamples and under a
+/// second, and the interval of a median over that many rounds is narrow
+/// already (its width shrinks as 1/sqrt(rounds)). The number used is
+/// reported.
+constexpr uint64_t kMaxResampleDraws = 20'000'000;
+constexpr unsigned kMinResamples = 100;
+unsigned resamplesFor(size_t rounds, unsigned requested);
 
 /// Quartiles, extremes and IQR of one arm's samples (at least one).
 ArmStats armStats(const std::string &name, std::vector<double> v);

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""check_transcribe_compiles.py TILEXFORM DIR...: transcribes every .ttgir
+under the directories (corpus dumps, lit inputs, fuzz regressions) with and
+without --allow-gaps, to stdout and to --out, and compiles every module
+written with Python's own compile(). A module that does not compile, or a
+run that crashes (a signal or exit 70), is a failure; a refusal (1, 65) is
+not. Prints one line per failure and a count."""
+import concurrent.futures
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+tool = sys.argv[1]
+dumps = sorted({p for d in sys.argv[2:] for p in pathlib.Path(d).rglob("*.ttgir")})
+tmp = pathlib.Path(tempfile.mkdtemp(prefix="transcribe-compiles-"))
+
+
+def check(job):
+    index, dump, gaps = job
+    flags = ["--allow-gaps"] if gaps else []
+    where = f"{dump}{' --allow-gaps' if gaps else ''}"
+    problems, modules = [], 0
+    out = tmp / f"{index}-{int(gaps)}.py"
+    for args, to_file in (([tool, "transcribe", *flags, str(dump)], False),
+                          ([tool, "transcribe", *flags, str(dump), "--out", str(out), "--force"], True)):
+        r = subprocess.run(args, capture_output=True)
+        if r.returncode < 0 or r.returncode == 70:
+            problems.append(f"{where}: exit {r.returncode}: {r.stderr.decode(errors='replace').strip()}")
+            continue
+        if r.returncode != 0:
+            continue
+        text = out.read_bytes() if to_file else r.stdout
+        if not text.strip():
+            continue
+        modules += 1
+        try:
+            compile(text, where, "exec")
+        except SyntaxError as e:
+            problems.append(f"{where}{' --out' if to_file else ''}: line {e.lineno}: {e.msg}")
+    return problems, modules
+
+
+jobs = [(i, d, g) for i, d in enumerate(dumps) for g in (False, True)]
+failures, modules = [], 0
+with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
+    for problems, n in pool.map(check, jobs):
+        failures += problems
+        modules += n
+for f in failures:
+    print(f"FAIL {f}")
+print(f"{len(dumps)} dumps, {modules} modules compiled, {len(failures)} failures")
+sys.exit(1 if failures or modules == 0 else 0)
