@@ -173,7 +173,7 @@ class Capture:
         self.launches = 0
         self.skipped_gluon = set()
 
-    def install(self):
+    def install(self, first_config=False):
         from triton.runtime import jit as jitmod
         from triton.runtime import autotuner
         capture = self
@@ -218,6 +218,15 @@ class Capture:
                 capture.local.busy = False
 
         autotuner.Autotuner._bench = quiet_bench
+        if first_config:
+            prune = autotuner.Autotuner.prune_configs
+
+            def first_only(at_self, *a, **k):
+                # The library's own pruning, then its first config: one
+                # compile per kernel instead of one per candidate.
+                return prune(at_self, *a, **k)[:1]
+
+            autotuner.Autotuner.prune_configs = first_only
 
     @staticmethod
     def is_gluon(fn_self):
@@ -312,6 +321,9 @@ def time_pair(run_plain, run_anchor, rounds, rep):
     return samples, order
 
 
+CUDA_LOST = []  # the kernel (and step) whose device fault ended GPU checks
+
+
 def check_kernel(rec, out, opts):
     import torch
     fn, ck = rec["fn"], rec["ck"]
@@ -343,13 +355,16 @@ def check_kernel(rec, out, opts):
     def launch_plain(a, k):
         return rec["fn"].run(*a, grid=rec["grid"], warmup=False, **k)
 
+    step = "plain's reruns"
     try:
         a1, k1 = snap.materialize()
         a2, k2 = snap.materialize()
         a3, k3 = snap.materialize()
         launch_plain(a1, k1)
+        torch.cuda.synchronize()
         launch_plain(a2, k2)
         torch.cuda.synchronize()
+        step = "the anchor's launch"
         t1, t2 = tensors_of(a1, k1), tensors_of(a2, k2)
         det, spread, _ = compare(t1, t2)
         r["plain_deterministic"] = det
@@ -382,7 +397,13 @@ def check_kernel(rec, out, opts):
             sass_of(d / "anchor.cubin", d / "anchor.sass")
     except Exception as e:  # noqa: BLE001 - every failure is a result
         r.setdefault("compiled", False)
+        r["failed_in"] = step
         r["error"] = "".join(traceback.format_exception_only(type(e), e)).strip()[-1500:]
+        if "CUDA error" in r["error"]:
+            # A device fault leaves the CUDA context unusable for the rest of
+            # the process: later kernels are compiled for --compile-only
+            # targets but not run here.
+            CUDA_LOST.append(f"{name} ({step})")
         return r
 
     # Verify and audit from the artifacts.
@@ -390,9 +411,12 @@ def check_kernel(rec, out, opts):
                               "--format", "json"], opts.tilexform)
     r["verify"] = doc.get("verdict") if doc else f"exit {code}: {err.strip()[-300:]}"
     if doc and doc.get("signature"):
-        r["signature"] = doc["signature"].get("verdict")
+        sig = doc["signature"]
+        r["signature"] = "same" if sig.get("same") else [
+            f'{x["argument"]}: plain {x["plain"]}; anchor {x["anchor"]}' for x in sig.get("differences", [])]
     if (d / "plain.sass").exists() and (d / "anchor.sass").exists():
         code, doc, _, err = tool(["audit", "--diff", str(d / "plain.sass"), str(d / "anchor.sass"),
+                                  "--ttgir", str(d / "plain.ttgir"), str(d / "anchor.ttgir"),
                                   "--format", "json"], opts.tilexform)
         r["audit_diff"] = doc.get("verdict") if doc else f"exit {code}: {err.strip()[-300:]}"
         if doc and doc.get("likely_cause"):
@@ -518,7 +542,11 @@ def check_compile_only(rec, out, opts, arch):
         return r
     try:
         mod = load_module(d / "anchor.py")
-        kernel = next(v for v in vars(mod).values() if Capture.is_gluon(v) and not v.__name__.startswith("_"))
+        # The anchor's kernel by the name transcribe gave it (a library's
+        # kernels are often private: `_rms_norm_forward_kernel`).
+        kernel = getattr(mod, doc.get("anchor_kernel") or name, None)
+        if kernel is None or not Capture.is_gluon(kernel):
+            raise RuntimeError(f"the anchor module defines no Gluon kernel {doc.get('anchor_kernel')!r}")
         params = list(inspect.signature(kernel.fn).parameters)
         plain_params = list(inspect.signature(fn.fn).parameters)
         sig = {p: src0.signature[p] for p in params}
@@ -544,7 +572,8 @@ def check_compile_only(rec, out, opts, arch):
     r["verify"] = doc.get("verdict") if doc else f"exit {code}: {err.strip()[-300:]}"
     if (d / f"plain.{listing}").exists() and (d / f"anchor.{listing}").exists():
         code, doc, _, err = tool(["audit", "--diff", str(d / f"plain.{listing}"),
-                                  str(d / f"anchor.{listing}"), "--format", "json"], opts.tilexform)
+                                  str(d / f"anchor.{listing}"), "--ttgir", str(d / "plain.ttgir"),
+                                  str(d / "anchor.ttgir"), "--format", "json"], opts.tilexform)
         r["audit_diff"] = doc.get("verdict") if doc else f"exit {code}: {err.strip()[-300:]}"
         if doc and doc.get("likely_cause"):
             r["audit_cause"] = doc["likely_cause"]
@@ -559,7 +588,9 @@ def summarize(rows):
     ratios = sorted(r["ratio"] for r in rows if r.get("ratio"))
     s = dict(kernels=n, transcribed=count("transcribe", "TRANSCRIBED"), compiled=count("compiled", True),
              bit_exact=count("bit_exact", True), verify_pass=count("verify", "PASS"),
-             audit_same=count("audit_diff", "SAME"), parity_cleared=count("parity_gate", "CLEARED"))
+             audit_same=count("audit_diff", "SAME"), parity_cleared=count("parity_gate", "CLEARED"),
+             not_run=sum(1 for r in rows if r.get("not_run")),
+             plain_did_not_compile=count("plain_compiled", False))
     if ratios:
         s["ratio"] = dict(min=ratios[0], median=ratios[len(ratios) // 2], max=ratios[-1])
     blockers = {}
@@ -585,6 +616,16 @@ def main():
     ap.add_argument("--max-bytes", type=float, default=2e9, help="largest pre-launch state kept")
     ap.add_argument("--max-per-kernel", type=int, default=4,
                     help="launches of one kernel function whose state is kept (distinct binaries)")
+    ap.add_argument("--program-seconds", type=float, default=0,
+                    help="stop the program after this long (0: no limit) and check what it launched")
+    ap.add_argument("--check-seconds", type=float, default=0,
+                    help="check no further kernel after this long (0: no limit); the rest are "
+                         "reported as not checked")
+    ap.add_argument("--skip-checked", metavar="ROUND_LOG",
+                    help="do not check again the kernels (by hash) of an earlier run's round-log.jsonl")
+    ap.add_argument("--first-config", action="store_true",
+                    help="autotuned kernels run the first of their (pruned) configs instead of "
+                         "benchmarking every one: faster over a whole library")
     ap.add_argument("--no-gpu-run", action="store_true",
                     help="with --compile-only: do not run anything on this GPU, only compile")
     ap.add_argument("program", nargs=argparse.REMAINDER)
@@ -598,10 +639,22 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
 
     cap = Capture(opts.max_bytes, opts.max_per_kernel)
-    cap.install()
+    cap.install(first_config=opts.first_config)
     program_error = None
     t0 = time.time()
     argv = sys.argv
+
+    class ProgramTimeout(BaseException):
+        pass
+
+    if opts.program_seconds > 0:
+        import signal
+
+        def stop(*_):
+            raise ProgramTimeout()
+
+        signal.signal(signal.SIGALRM, stop)
+        signal.setitimer(signal.ITIMER_REAL, opts.program_seconds)
     try:
         if prog[0] == "-m":
             sys.argv = prog[1:]
@@ -620,13 +673,37 @@ def main():
         program_error = "".join(traceback.format_exception_only(type(e), e)).strip()[-1500:]
     finally:
         sys.argv = argv
+        if opts.program_seconds > 0:
+            import signal
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    if program_error and "ProgramTimeout" in program_error:
+        program_error = f"stopped after --program-seconds {opts.program_seconds:g}"
     program_s = time.time() - t0
+    t1 = time.time()
+    not_checked = []
 
     rows, compile_rows = [], {a: [] for a in opts.compile_only}
     log = open(out / "round-log.jsonl", "w")
     cap.local.busy = True
+    done_before = set()
+    if opts.skip_checked:
+        for line in pathlib.Path(opts.skip_checked).read_text().splitlines():
+            try:
+                done_before.add(json.loads(line).get("hash"))
+            except ValueError:
+                pass
     for h, rec in sorted(cap.kernels.items(), key=lambda kv: kv[1]["order"]):
-        if not opts.no_gpu_run:
+        if h in done_before:
+            continue
+        if opts.check_seconds > 0 and time.time() - t1 > opts.check_seconds:
+            not_checked.append(rec["fn"].__name__)
+            continue
+        if not opts.no_gpu_run and CUDA_LOST:
+            r = dict(kernel=rec["fn"].__name__, hash=h,
+                     not_run=f"the CUDA context was lost at {CUDA_LOST[0]}")
+            rows.append(r)
+            log.write(json.dumps(r, sort_keys=True, default=str) + "\n")
+        elif not opts.no_gpu_run:
             try:
                 r = check_kernel(rec, out, opts)
             except Exception as e:  # noqa: BLE001
@@ -647,7 +724,9 @@ def main():
     log.close()
     summary = dict(label=opts.label, program=prog, program_seconds=round(program_s, 1),
                    program_error=program_error, launches=cap.launches,
-                   gluon_kernels_not_captured=sorted(cap.skipped_gluon))
+                   gluon_kernels_not_captured=sorted(cap.skipped_gluon),
+                   captured=len(cap.kernels), not_checked=not_checked,
+                   cuda_context_lost_at=CUDA_LOST[0] if CUDA_LOST else None)
     if rows:
         summary["gpu"] = summarize(rows)
     for arch, rs in compile_rows.items():

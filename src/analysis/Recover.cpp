@@ -2,6 +2,7 @@
 
 #include "tilexform/hw/ArchData.h"
 #include "tilexform/hw/Target.h"
+#include "tilexform/support/Text.h"
 
 #include <fmt/format.h>
 #include <llvm/ADT/DenseMap.h>
@@ -73,9 +74,6 @@ std::optional<size_t> forInitIndex(const Operation *loop, unsigned idx) {
 // make a body with these transcribable.
 const std::map<std::string, std::string> &noGluonBuiltin() {
   static const std::map<std::string, std::string> m = {
-      {"amdg.in_thread_transpose",
-       "AMD's in-register transpose before an LDS store of a transposed operand; Gluon 3.6 has "
-       "no builtin (write the #linear result layout with gl.convert_layout)"},
       {"amdg.instruction_sched_hint", "compiler scheduling hint; Gluon has no builtin"},
       {"amdg.cond_barrier", "conditional barrier inserted by the AMD ping-pong scheduler"},
       {"ttg.predicate_stage", "pipeliner-internal op"},
@@ -243,6 +241,14 @@ private:
     RecoveredLayout &l = report_.layouts[idx];
     bool listed = !maxSites_ || l.siteCount < maxSites_;
     ++l.siteCount;
+    if (l.encoding->isShared()) {
+      std::vector<int64_t> buffer = shapeOf(v->type);
+      unsigned rank = l.encoding->rank();
+      if (rank && rank < buffer.size())
+        buffer.erase(buffer.begin(), buffer.end() - rank);
+      if (std::find(l.bufferShapes.begin(), l.bufferShapes.end(), buffer) == l.bufferShapes.end())
+        l.bufferShapes.push_back(std::move(buffer));
+    }
     if (!listed)
       return;
     UseSite s;
@@ -499,9 +505,38 @@ private:
   void proveLayouts() {
     for (auto &l : report_.layouts) {
       auto g = gluon::emitGluon(*l.encoding, api_);
+      if (!g.expr && l.encoding->isShared() && l.bufferShapes.size() == 1) {
+        // A shared layout Gluon has no class for, used at one buffer shape:
+        // its own linear layout there, which is the same memory layout.
+        auto lin = gluon::emitGluonAsLinear(*l.encoding, l.bufferShapes.front(), api_);
+        if (lin.expr) {
+          auto rt = gluon::checkLinearRoundTrip(*l.encoding, *lin.expr, l.bufferShapes.front());
+          l.gluon = lin.expr;
+          l.asLinear = true;
+          l.status = rt.exact ? Verdict::Exact : Verdict::Differs;
+          l.reason = rt.exact ? fmt::format("{}; written as its linear layout at {}", g.reason,
+                                            shapeText(l.bufferShapes.front()))
+                              : rt.detail;
+          continue;
+        }
+      }
+      if (!g.expr && l.encoding->isShared() && l.bufferShapes.size() > 1) {
+        for (auto &shape : l.bufferShapes) {
+          auto lin = gluon::emitGluonAsLinear(*l.encoding, shape, api_);
+          if (!lin.expr || !gluon::checkLinearRoundTrip(*l.encoding, *lin.expr, shape).exact) {
+            l.gluonAtShape.clear();
+            break;
+          }
+          l.gluonAtShape.emplace_back(shape, *lin.expr);
+        }
+      }
       if (!g.expr) {
         l.status = Verdict::Unrecoverable;
         l.reason = g.reason;
+        if (l.encoding->isShared() && l.bufferShapes.size() > 1)
+          l.reason += fmt::format(" (nor can its linear layout stand for it: it is used at {} "
+                                  "buffer shapes)",
+                                  l.bufferShapes.size());
         continue;
       }
       l.gluon = g.expr;

@@ -265,6 +265,7 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
   VerifyReport v;
   v.plain = recover(plainMod, api, arch);
   v.anchor = recover(anchorMod, api, arch);
+  v.signature = compareSignatures(signatureOf(plainMod), signatureOf(anchorMod));
   const auto &pf = plainMod.facts, &af = anchorMod.facts;
 
   std::vector<std::string> reasons;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <unordered_map>
 
@@ -116,6 +117,25 @@ AuditDiff diffAudits(const AuditReport &a, const AuditReport &b) {
   d.sharedWrites = deltas(ca.sharedWrites, cb.sharedWrites);
   d.asyncCopies = deltas(ca.asyncCopies, cb.asyncCopies);
   d.waits = deltas(ca.waits.values, cb.waits.values);
+
+  // The work each side does: opcodes of every class but the schedule's.
+  auto work = [](const AuditReport &r, const Census &c) {
+    std::map<std::string, int64_t> n;
+    for (size_t i = c.first; i <= c.last && i < r.kernel.instructions.size(); ++i) {
+      const Instruction &in = r.kernel.instructions[i];
+      switch (classify(r.kernel.isa, in)) {
+      case InstrClass::Wait:
+      case InstrClass::Nop:
+      case InstrClass::Schedule:
+      case InstrClass::Scalar:
+        break;
+      default:
+        ++n[in.opcode];
+      }
+    }
+    return n;
+  };
+  d.scheduleOnly = ca.instructions && cb.instructions && work(a, ca) == work(b, cb);
 
   std::unordered_map<std::string, uint32_t> ids;
   auto idsOf = [&](const AuditReport &r, const Census &c) {

@@ -1,5 +1,6 @@
 // `tilexform audit FILE` and `tilexform audit --diff A B`: the hot-loop
 // instruction census of a kernel listing, and the difference of two.
+#include "tilexform/analysis/Signature.h"
 #include "tilexform/asm/Audit.h"
 #include "tilexform/cli/Commands.h"
 #include "tilexform/cli/Output.h"
@@ -15,6 +16,7 @@ namespace {
 
 struct AuditCliOptions {
   std::vector<std::string> files;
+  std::vector<std::string> ttgir; // --diff: the two kernels' dumps, for the likely cause
   std::string kernel, loop, arch, format = "text";
   bool json = false, diff = false;
   size_t maxStream = 400, opcodes = 12, maxSteps = 200;
@@ -290,11 +292,36 @@ int runDiff() {
   auto b = auditFile(opts.files[1]);
   if (!b)
     return reportAuditError(b.takeError());
+  // With the two kernels' dumps, a difference in launch specialisation is
+  // named as the likely cause of different code.
+  std::optional<analysis::SignatureComparison> signature;
+  if (!opts.ttgir.empty()) {
+    auto pa = loadForCommand(opts.ttgir[0]);
+    if (!pa)
+      return reportError(pa.takeError(), kExitInput);
+    auto pb = loadForCommand(opts.ttgir[1]);
+    if (!pb)
+      return reportError(pb.takeError(), kExitInput);
+    signature =
+        analysis::compareSignatures(analysis::signatureOf(**pa), analysis::signatureOf(**pb));
+  }
   auto d = asmfile::diffAudits(*a, *b);
   bool same = d.removed == 0 && d.added == 0 && !d.alignment.empty();
   if (d.alignment.empty())
     same = std::all_of(d.opcodes.begin(), d.opcodes.end(), [](auto &x) { return x.a == x.b; });
   Verdict verdict = same ? Verdict::Same : Verdict::Different;
+  std::optional<std::string> cause;
+  if (!same && signature && signature->compared && !signature->same()) {
+    cause = "launch specialisation: " + signature->summary();
+  } else if (!same && d.scheduleOnly) {
+    std::vector<std::string> moved;
+    for (auto &o : d.opcodes)
+      if (o.a != o.b)
+        moved.push_back(fmt::format("{} {} -> {}", o.key, o.a, o.b));
+    cause = fmt::format("schedule: the same work in another order (only waits, nops, scalar "
+                        "bookkeeping and schedule hints differ{}{})",
+                        moved.empty() ? "" : ": ", llvm::join(moved, ", "));
+  }
   const asmfile::Census &ca = d.comparedLoops ? *a->hotLoop : a->whole;
   const asmfile::Census &cb = d.comparedLoops ? *b->hotLoop : b->whole;
   if (isJson(opts.format)) {
@@ -318,6 +345,7 @@ int runDiff() {
     dj["async_copies"] = deltasJson(d.asyncCopies);
     dj["waits"] = deltasJson(d.waits);
     dj["approximate"] = d.approximate;
+    dj["schedule_only"] = d.scheduleOnly;
     dj["same"] = d.same;
     dj["removed"] = d.removed;
     dj["added"] = d.added;
@@ -345,6 +373,9 @@ int runDiff() {
     }
     dj["alignment"] = steps;
     j["diff"] = dj;
+    if (signature)
+      j["signature"] = Json{{"same", signature->same()}, {"summary", signature->summary()}};
+    j["likely_cause"] = cause ? Json(*cause) : Json(nullptr);
     printJson(j);
     return kExitOk;
   }
@@ -394,6 +425,10 @@ int runDiff() {
       ++i;
     }
   }
+  if (signature)
+    out += fmt::format("signatures: {}\n", signature->summary());
+  if (cause)
+    out += fmt::format("likely cause: {}\n", *cause);
   out += fmt::format("verdict: {}\n", verdictName(verdict));
   printText(out);
   return kExitOk;
@@ -411,6 +446,10 @@ void addAuditCommand(CLI::App &root) {
   cmd->add_flag("--diff", opts.diff,
                 "Compare two listings: count deltas and the hot loops "
                 "aligned by opcode");
+  cmd->add_option("--ttgir", opts.ttgir,
+                  "--diff: the .ttgir of A's and of B's kernel; a difference in their launch "
+                  "specialisation is named as the likely cause of different code")
+      ->expected(2);
   cmd->add_option("--kernel", opts.kernel, "The kernel (exact name or unique substring)");
   cmd->add_option("--loop", opts.loop, "Force the hot loop by its label (as the report names it)");
   addArchOption(cmd, opts.arch, "The target, when the listing does not say");
@@ -429,6 +468,8 @@ void addAuditCommand(CLI::App &root) {
 int runAuditCommand() {
   if (opts.json)
     opts.format = "json";
+  if (!opts.ttgir.empty() && !opts.diff)
+    return reportError("audit --ttgir goes with --diff A B", kExitUsage);
   if (opts.diff != (opts.files.size() == 2) || opts.files.size() > 2)
     return reportError(opts.diff ? "audit --diff takes two listings (A B)"
                                  : "audit takes one listing (or --diff A B)",

@@ -172,10 +172,14 @@ void addLintCommand(CLI::App &root) {
               "lose speed (proxy fences, mbarrier phases, layout costs, NaN rows, TMA "
               "alignment, target)");
   cmd->add_option("files", opts.files, "Dumps (.ttgir), or - for standard input")->required();
+  // One value per flag (`--rule a,b`, repeatable): the dumps after it stay
+  // dumps.
   cmd->add_option("--rule", opts.rules, "Run only these rules (comma-separated, repeatable)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   cmd->add_option("--no-rule", opts.noRules, "Do not run these rules (comma-separated)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   cmd->add_option("--fail-on", opts.failOn,
                   "Exit 1 when a finding of this severity or worse exists")
       ->check(CLI::IsMember({"error", "warning"}))

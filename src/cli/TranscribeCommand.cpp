@@ -96,6 +96,11 @@ int runTranscribeCommand() {
       gaps.push_back(
           Json{{"kind", g.kind}, {"what", g.what}, {"line", g.line}, {"reason", g.reason}});
     j["blocked_by"] = gaps;
+    Json notCarried = Json::array();
+    for (auto &n : r->notCarried)
+      notCarried.push_back(
+          Json{{"what", n.what}, {"line", n.line}, {"count", n.count}, {"reason", n.reason}});
+    j["not_carried"] = notCarried;
     j["imports"] = r->imports;
     if (opts.out.empty() && !r->python.empty())
       j["python"] = r->python;
@@ -110,6 +115,9 @@ int runTranscribeCommand() {
   out += fmt::format("  coverage: {}/{} ops\n", r->opsTranscribed, r->opsTotal);
   for (auto &g : r->blockedBy)
     out += fmt::format("  blocked by {} {} at line {}: {}\n", g.kind, g.what, g.line, g.reason);
+  for (auto &n : r->notCarried)
+    out += fmt::format("  not carried: {} x{} (first at line {}): {}\n", n.what, n.count, n.line,
+                       n.reason);
   if (wrote)
     out += fmt::format("  wrote {}\n", opts.out);
   else if (blocked && !opts.allowGaps)

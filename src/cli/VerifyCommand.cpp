@@ -132,6 +132,12 @@ FileOutput verifyOne(const std::string &plainPath, const std::string &anchorPath
     j["multiplicity"] = mult;
     if (!opts.html.empty())
       j["html"] = opts.html;
+    Json sigDiffs = Json::array();
+    for (auto &d : v.signature.differences)
+      sigDiffs.push_back(Json{{"argument", d.name}, {"plain", d.plain}, {"anchor", d.anchor}});
+    j["signature"] = Json{{"compared", v.signature.compared},
+                          {"same", v.signature.same()},
+                          {"differences", sigDiffs}};
     j["shared"] = Json{{"plain", sharedJson(v.plain.shared)},
                        {"anchor", sharedJson(v.anchor.shared)},
                        {"anchor_crosses_capacity", v.anchorCrossesCapacity}};
@@ -187,6 +193,12 @@ FileOutput verifyOne(const std::string &plainPath, const std::string &anchorPath
     out += "\nreconciled:\n";
     for (auto &r : v.reconciled)
       out += fmt::format("  [{}] {}\n", r.cause, r.detail);
+  }
+  if (v.signature.compared) {
+    out += fmt::format("\nsignature: {}\n",
+                       v.signature.same() ? "same specialisation" : "DIFFERENT specialisation");
+    for (auto &d : v.signature.differences)
+      out += fmt::format("  {}: plain {}; anchor {}\n", d.name, d.plain, d.anchor);
   }
   out += fmt::format(
       "\nshared memory: plain peak {} B, anchor peak {} B{}\n", v.plain.shared.peakBytes,

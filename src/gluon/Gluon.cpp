@@ -650,6 +650,26 @@ GluonExpr emitGluon(const Encoding &enc, GluonApi api) {
   return r;
 }
 
+GluonExpr emitGluonAsLinear(const Encoding &enc, const std::vector<int64_t> &shape, GluonApi api) {
+  GluonExpr r;
+  if (!enc.isShared() || shape.empty()) {
+    r.reason = "only a shared layout at a known buffer shape is written as its linear layout";
+    return r;
+  }
+  if (api == GluonApi::V3_5) {
+    r.reason = "gl.SharedLinearLayout is new in Gluon 3.6";
+    return r;
+  }
+  SharedLinearEncoding lin;
+  try {
+    lin.ll = toLinearLayout(enc, shape);
+  } catch (const std::exception &e) {
+    r.reason = std::string("no linear layout at this shape: ") + e.what();
+    return r;
+  }
+  return emitGluon(Encoding{EncodingVariant{std::move(lin)}}, api);
+}
+
 llvm::Expected<EncodingPtr> parseGluon(const std::string &text) {
   try {
     PyParser p(text);
@@ -689,6 +709,27 @@ RoundTrip checkRoundTrip(const Encoding &enc, const std::string &expr,
       rt.detail = std::string("no linear layout to compare: ") + e.what();
       return rt;
     }
+  }
+  rt.exact = true;
+  return rt;
+}
+
+RoundTrip checkLinearRoundTrip(const Encoding &enc, const std::string &expr,
+                               const std::vector<int64_t> &shape) {
+  RoundTrip rt;
+  auto parsed = parseGluon(expr);
+  if (!parsed) {
+    rt.detail = "the constructor does not parse: " + llvm::toString(parsed.takeError());
+    return rt;
+  }
+  try {
+    if (toLinearLayout(enc, shape) != toLinearLayout(**parsed, shape)) {
+      rt.detail = "linear layouts differ";
+      return rt;
+    }
+  } catch (const std::exception &e) {
+    rt.detail = std::string("no linear layout to compare: ") + e.what();
+    return rt;
   }
   rt.exact = true;
   return rt;

@@ -99,6 +99,11 @@ void checkLayoutCost(LintContext &ctx) {
     for (int64_t d : shape)
       shapeText += (shapeText.empty() ? "" : "x") + std::to_string(d);
     if (*cost == ConversionCost::Identity) {
+      // An MMA operand must be typed as a dot operand: the conversion into
+      // one (the accumulator of one MMA fed to the next) cannot be dropped,
+      // and it costs nothing.
+      if (dst->kind() == "dot_op")
+        continue;
       ctx.add(Rule::ConvertIdentity, op,
               fmt::format("{} -> {} at {} are the same linear layout: this conversion moves "
                           "nothing",

@@ -62,7 +62,13 @@ void checkTmaAlignment(LintContext &ctx) {
       checked.insert(desc);
       checkBlock(ctx, op, desc);
       unsigned bits = elementBits(desc->type);
-      auto strides = op->operandGroup("strides");
+      // `base, [shape...], [strides...]`, rank operands in each list: the
+      // strides are the last rank operands (the reader may give both lists
+      // to one segment).
+      size_t rank = shapeOf(desc->type).size();
+      std::vector<ir::Value *> strides;
+      if (rank && op->operands.size() == 1 + 2 * rank)
+        strides.assign(op->operands.begin() + 1 + rank, op->operands.end());
       for (size_t i = 0; i < strides.size() && bits; ++i) {
         auto s = constantInt(strides[i]);
         if (!s)

@@ -1,4 +1,5 @@
-// AMD-only ops: buffer loads and stores, spelled in Gluon.
+// AMD-only ops: buffer loads and stores, the in-register transpose, and
+// the schedule hints Gluon cannot state.
 #include "Emitter.h"
 #include "OpText.h"
 
@@ -17,6 +18,11 @@ using ir::Operation;
 using ir::Value;
 
 namespace {
+
+constexpr const char *kPingpongHint =
+    "a scheduling hint of plain's ping-pong schedule (AMD's BlockPingpong pass); Gluon 3.6 "
+    "has no builtin for it and does not run that pass, so the anchor computes the same values "
+    "with the backend's default schedule";
 
 const Spelling kAmdSpellings[] = {
     {"amdg.buffer_load",
@@ -42,6 +48,17 @@ const Spelling kAmdSpellings[] = {
                       "Gluon's buffer_store takes no stride operand");
        e.statement(op, fmt::format("{}.buffer_store({})", e.amdModule(), args));
      }},
+    // The in-register transpose AMD's pass puts before an LDS store of a
+    // transposed operand changes only which register holds which element:
+    // a convert to its #linear result, which the backend lowers in place.
+    {"amdg.in_thread_transpose",
+     [](Emitter &e, const Operation &op) {
+       e.statement(op, fmt::format("gl.convert_layout({}, {})", e.expr(op.operands[0]),
+                                   e.layoutOf(op.results[0]->type, op.pos.line)));
+     }},
+    {"rocdl.s.setprio", [](Emitter &e, const Operation &op) { e.notCarried(op, kPingpongHint); }},
+    {"rocdl.sched.barrier",
+     [](Emitter &e, const Operation &op) { e.notCarried(op, kPingpongHint); }},
 };
 
 } // namespace

@@ -185,15 +185,34 @@ void Emitter::emitBlockTree(const ir::Region &body, const ir::Block &b, bool nes
     return gap("op", term->name, term->pos.line,
                "control flow that joins again (only early exits are spelled)");
   const ir::Block *taken = blockNamed(labels[0]), *rest = blockNamed(labels[1]);
+  // The exit is the successor that returns; it may be either one, and
+  // several exits may share it (`if a: return` then `if b: return` branch
+  // to one returning block): each `if` then repeats it, as the source wrote.
+  auto returns = [](const ir::Block *blk) {
+    return blk && !blk->ops.empty() && blk->ops.back()->name == "tt.return";
+  };
+  bool negate = false;
+  if (!returns(taken) && returns(rest)) {
+    std::swap(taken, rest);
+    negate = true;
+  }
   if (!taken || !rest || !taken->arguments.empty() || !rest->arguments.empty() ||
-      seen.count(taken) || seen.count(rest))
+      (seen.count(taken) && !returns(taken)) || seen.count(rest))
     return gap("op", term->name, term->pos.line,
                "a branch to a block with arguments or two predecessors");
   ++opsDone_;
-  line(fmt::format("if {}:  # line {}", expr(cond), term->pos.line));
+  std::string test = negate ? fmt::format("not ({})", expr(cond)) : expr(cond);
+  line(fmt::format("if {}:  # line {}", test, term->pos.line));
+  // A shared exit block is counted once, however often it is repeated.
+  bool again = seen.count(taken) != 0;
+  size_t total = opsTotal_, done = opsDone_;
   ++indent_;
   emitBlockTree(body, *taken, /*nested=*/true, seen);
   --indent_;
+  if (again && opsTotal_ - total == opsDone_ - done) {
+    opsTotal_ = total;
+    opsDone_ = done;
+  }
   emitBlockTree(body, *rest, nested, seen);
 }
 

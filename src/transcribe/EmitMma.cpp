@@ -56,6 +56,10 @@ const Spelling kMmaSpellings[] = {
        } else if (kind == "nvidia_mma") {
          e.need("ampere");
          fn = "mma_v2";
+       } else if (kind == "blocked" || kind == "linear" || kind == "slice") {
+         // A dot on a distributed layout is Triton's FMA dot (fp32 at IEEE
+         // precision, or a target without an MMA for the types).
+         fn = "gl.dot_fma";
        } else {
          return e.gap("op", op.name + " on " + kind, op.pos.line,
                       "a dot whose accumulator layout has no Gluon instruction here");

@@ -73,7 +73,7 @@ const Spelling kTensorSpellings[] = {
      [](Emitter &e, const Operation &op) {
        e.statement(op, fmt::format("gl.reshape({}, {}{})", e.expr(op.operands[0]),
                                    listText(shapeOf(op.results[0]->type)),
-                                   op.attr("allow_reorder") ? ", can_reorder=True" : ""));
+                                   hasUnitKeyword(op, "allow_reorder") ? ", can_reorder=True" : ""));
      }},
     {"tt.trans",
      [](Emitter &e, const Operation &op) {
@@ -90,6 +90,13 @@ const Spelling kTensorSpellings[] = {
                                                   e.expr(op.operands[1]))));
      }},
     {"tt.split", [](Emitter &e, const Operation &op) { e.call1(op, "gl.split"); }},
+    // The scalar of a one-element tensor: Gluon 3.6 has no public builtin,
+    // so the anchor defines one over the semantic's own unsplat.
+    {"tt.unsplat",
+     [](Emitter &e, const Operation &op) {
+       e.need("unsplat");
+       e.statement(op, fmt::format("_unsplat({})", e.expr(op.operands[0])));
+     }},
     {"ttg.convert_layout",
      [](Emitter &e, const Operation &op) {
        e.statement(op, fmt::format("gl.convert_layout({}, {})", e.expr(op.operands[0]),

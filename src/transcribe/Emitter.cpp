@@ -10,6 +10,7 @@
 #include <llvm/ADT/StringExtras.h>
 
 #include <algorithm>
+#include <cctype>
 
 namespace tilexform::transcribe {
 
@@ -64,6 +65,28 @@ std::string Emitter::layoutOf(mlir::Type t, unsigned line) {
   }
   std::string text = layout::printEncoding(*enc);
   auto it = layoutNames_.find(text);
+  // A layout written per buffer shape: the constant of this buffer's shape.
+  for (auto &l : rec_.layouts) {
+    if (l.attr != text || l.gluonAtShape.empty() || it == layoutNames_.end())
+      continue;
+    std::vector<int64_t> shape = shapeOf(t);
+    unsigned rank = enc->rank();
+    if (rank && rank < shape.size())
+      shape.erase(shape.begin(), shape.end() - rank);
+    for (auto &[s, expr] : l.gluonAtShape)
+      if (s == shape) {
+        std::string base = it->second;
+        if (base.empty()) // no constant of its own: named after its alias
+          for (char c : l.name)
+            if (std::isalnum(static_cast<unsigned char>(c)) || c == '_')
+              base += char(std::toupper(static_cast<unsigned char>(c)));
+        std::string name = fmt::format("{}_{}", base, fmt::join(s, "x"));
+        shapeConstants_[name] = {
+            expr, fmt::format("{} ({}) at {}, as its linear layout (one per buffer shape)", l.name,
+                              l.kind, fmt::join(s, "x"))};
+        return name;
+      }
+  }
   if (it == layoutNames_.end() || it->second.empty()) {
     gap("layout", enc->kind(), line, "no Gluon constructor for " + text);
     return "None";
@@ -91,6 +114,19 @@ void Emitter::gap(const std::string &kind, const std::string &what, unsigned lin
       return;
   gaps_.push_back({what, kind, line, reason});
   currentOk_ = false;
+}
+
+void Emitter::notCarried(const Operation &op, const std::string &reason) {
+  auto it = std::find_if(notCarried_.begin(), notCarried_.end(),
+                         [&](const NotCarried &n) { return n.what == op.name; });
+  if (it == notCarried_.end())
+    notCarried_.push_back({op.name, op.pos.line, 1, reason});
+  else
+    ++it->count;
+  std::string text = op.text();
+  if (size_t at = text.find(" loc("); at != std::string::npos)
+    text.resize(at);
+  line(fmt::format("# not carried: {} (line {})", text, op.pos.line));
 }
 
 void Emitter::line(const std::string &text) {
@@ -340,9 +376,9 @@ bool Emitter::wellFormed(const Operation &op) {
                ? 2
                : 1;
   else if (n == "tt.splat" || n == "tt.expand_dims" || n == "tt.broadcast" || n == "tt.reshape" ||
-           n == "tt.trans" || n == "tt.split" || n == "tt.bitcast" || n == "tt.fp_to_fp" ||
-           n == "tt.precise_sqrt" || n == "ttg.convert_layout" || n == "ttg.memdesc_trans" ||
-           n == "ttg.local_dealloc")
+           n == "tt.trans" || n == "tt.split" || n == "tt.unsplat" || n == "tt.bitcast" ||
+           n == "tt.fp_to_fp" || n == "amdg.in_thread_transpose" || n == "tt.precise_sqrt" ||
+           n == "ttg.convert_layout" || n == "ttg.memdesc_trans" || n == "ttg.local_dealloc")
     need = 1;
   else if (n == "tt.precise_divf" || n == "tt.addptr")
     need = 2;
@@ -375,7 +411,8 @@ bool Emitter::wellFormed(const Operation &op) {
                                                  "tt.return",
                                                  "amdg.buffer_store",
                                                  "tt.atomic_rmw"};
-  return !op.results.empty() || noResult.count(op.name);
+  return !op.results.empty() || noResult.count(op.name) ||
+         (op.schema && op.schema->results == ir::ResultRule::None);
 }
 
 bool Emitter::foldOps(const std::vector<const Operation *> &ops) {

@@ -70,6 +70,9 @@ public:
 
   void gap(const std::string &kind, const std::string &what, unsigned line,
            const std::string &reason);
+  /// Leaves `op` out of the anchor (a schedule hint Gluon cannot state):
+  /// a comment where it stood, and an entry in the report.
+  void notCarried(const ir::Operation &op, const std::string &reason);
   void line(const std::string &text);
   /// `a, b = ` for an op's results (empty when it has none).
   std::string assign(const ir::Operation &op);
@@ -129,6 +132,10 @@ private:
   const analysis::RecoverReport &rec_;
   const TranscribeOptions &o_;
   std::map<std::string, std::string> layoutNames_;
+  /// Layouts written once per buffer shape (a shared layout Gluon has no
+  /// class for, used at several shapes): constant name -> constructor, and
+  /// the comment above it.
+  std::map<std::string, std::pair<std::string, std::string>> shapeConstants_;
   Scope scope_;
   std::map<const ir::Value *, std::string> exprs_;
   std::string body_;
@@ -136,6 +143,7 @@ private:
   std::map<std::string, std::string> helperByBody_;
   int indent_ = 1;
   std::vector<Gap> gaps_;
+  std::vector<NotCarried> notCarried_;
   std::set<std::string> imports_;
   bool currentOk_ = true;
   int folding_ = 0; // >0: statements bind expressions instead of writing lines

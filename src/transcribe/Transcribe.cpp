@@ -55,7 +55,7 @@ llvm::Expected<TranscribeReport> Emitter::run() {
                                         "a function without a body");
   const ir::Block &entry = *fn->regions[0]->blocks[0];
   std::vector<std::string> argNotes;
-  std::vector<std::string> unspecialised, specialisation;
+  std::vector<std::string> unspecialised, unaligned, specialisation;
   // A host tensor descriptor is followed by its shape and strides, which
   // Triton passes as extra arguments named after it; Gluon's descriptor
   // carries them itself.
@@ -86,17 +86,25 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     // the anchor is told the same, so one binary serves every value, 1 included.
     std::string ty = a->type ? ir::typeText(a->type) : "";
     bool divisible = a->attributes && a->attributes.get("tt.divisibility");
+    bool pointer = llvm::StringRef(ty).starts_with("!tt.ptr");
     if ((ty == "i32" || ty == "i64") && !divisible)
       unspecialised.push_back(n);
-    specialisation.push_back(
-        fmt::format("#   {}: {}{}", n, ty, divisible ? ", divisible by 16" : ", not specialised"));
+    // A pointer plain saw unaligned: the anchor is not told it is aligned.
+    if (pointer && !divisible)
+      unaligned.push_back(n);
+    specialisation.push_back(fmt::format("#   {}: {}{}", n, ty,
+                                         divisible ? ", divisible by 16"
+                                         : pointer || ty == "i32" || ty == "i64"
+                                             ? ", not specialised"
+                                             : ""));
   }
   emitFunctionBody(*fn->regions[0]);
   for (auto &l : rec_.layouts)
-    if (!l.gluon && !l.sites.empty())
+    if (!l.gluon && l.gluonAtShape.empty() && !l.sites.empty())
       gap("layout", l.kind, l.sites.front().line, "no Gluon constructor: " + l.reason);
 
   r.blockedBy = gaps_;
+  r.notCarried = notCarried_;
   std::sort(r.blockedBy.begin(), r.blockedBy.end(),
             [](const Gap &a, const Gap &b) { return a.line < b.line; });
   r.opsTotal = opsTotal_;
@@ -128,6 +136,9 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     for (auto &s : specialisation)
       out += s + "\n";
   }
+  for (auto &n : r.notCarried)
+    out += fmt::format("# not carried: {} x{} (first at line {}): {}\n", n.what, n.count, n.line,
+                       n.reason);
   if (!r.blockedBy.empty())
     out += fmt::format("# PLACEHOLDERS: {} op(s) or layout(s) have no Gluon spelling; the "
                        "kernel raises at compile time\n",
@@ -136,6 +147,8 @@ llvm::Expected<TranscribeReport> Emitter::run() {
   out += "from triton.experimental.gluon import language as gl\n";
   if (imports_.count("tl"))
     out += "import triton.language as tl\n";
+  if (imports_.count("unsplat"))
+    out += "from triton.language.core import builtin\n";
   if (imports_.count("libdevice"))
     out += "from triton.language.extra import libdevice\n";
   if (imports_.count("hopper") || imports_.count("hopper_init"))
@@ -180,17 +193,30 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     out += fmt::format("\n# {} ({}), role {}\n", l.name, l.kind, l.role);
     out += fmt::format("{} = gl.constexpr({})\n", c.name, c.expr);
   }
+  for (auto &[name, c] : shapeConstants_) {
+    out += fmt::format("\n# {}\n", c.second);
+    out += fmt::format("{} = gl.constexpr({})\n", name, c.first);
+  }
+  if (imports_.count("unsplat"))
+    out += "\n\n@builtin\ndef _unsplat(x, _semantic=None):\n"
+           "    \"\"\"tt.unsplat: the scalar of a one-element tensor.\"\"\"\n"
+           "    return _semantic.unsplat(x)\n";
   for (auto &h : helpers_)
     out += "\n\n" + h;
   out += "\n\n";
-  if (unspecialised.empty())
+  auto quoted = [](const std::vector<std::string> &names) {
+    return llvm::join(llvm::map_range(names, [](const std::string &s) { return "\"" + s + "\""; }),
+                      ", ");
+  };
+  std::vector<std::string> jitArgs;
+  if (!unspecialised.empty())
+    jitArgs.push_back(fmt::format("do_not_specialize=[{}]", quoted(unspecialised)));
+  if (!unaligned.empty())
+    jitArgs.push_back(fmt::format("do_not_specialize_on_alignment=[{}]", quoted(unaligned)));
+  if (jitArgs.empty())
     out += "@gluon.jit\n";
   else
-    out += fmt::format(
-        "@gluon.jit(do_not_specialize=[{}])\n",
-        llvm::join(
-            llvm::map_range(unspecialised, [](const std::string &s) { return "\"" + s + "\""; }),
-            ", "));
+    out += fmt::format("@gluon.jit({})\n", llvm::join(jitArgs, ", "));
   out += fmt::format("def {}({}):\n", r.anchorName, llvm::join(params, ", "));
   for (auto &n : argNotes)
     out += n + "\n";

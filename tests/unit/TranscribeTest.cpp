@@ -1,5 +1,6 @@
 #include "TestUtil.h"
 
+#include "tilexform/layout/Encoding.h"
 #include "tilexform/transcribe/Transcribe.h"
 
 using namespace tilexform;
@@ -132,6 +133,112 @@ TEST(Transcribe, EarlyExitAndWhileLoop) {
   EXPECT_NE(r.python.find("    tile = p\n"), std::string::npos) << r.python;
   EXPECT_NE(r.python.find("    while (tile < n):"), std::string::npos) << r.python;
   EXPECT_NE(r.python.find("        tile = next"), std::string::npos) << r.python;
+}
+
+TEST(Transcribe, FmaDotUnsplatAndUnalignedPointers) {
+  std::string text =
+      R"(#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%x: !tt.ptr<f32>, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32, %m: i32 {tt.divisibility = 16 : i32}) {
+    %a = arith.constant dense<1.0> : tensor<16x16xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>
+    %b = arith.constant dense<1.0> : tensor<16x16xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>
+    %c = arith.constant dense<0.0> : tensor<16x16xf32, #blocked>
+    %d = tt.dot %a, %b, %c, inputPrecision = ieee : tensor<16x16xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<16x16xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<16x16xf32, #blocked>
+    %one = arith.constant dense<2.0> : tensor<1xf32, #blocked1>
+    %s = tt.unsplat %one : tensor<1xf32, #blocked1>
+    tt.store %x, %s : !tt.ptr<f32>
+    tt.return
+  }
+}
+)";
+  auto r = transcribeText(text);
+  EXPECT_TRUE(r.blockedBy.empty()) << (r.blockedBy.empty() ? "" : r.blockedBy[0].what);
+  EXPECT_NE(r.python.find("d = gl.dot_fma(a, b, c)"), std::string::npos) << r.python;
+  EXPECT_NE(r.python.find("s = _unsplat(one)"), std::string::npos) << r.python;
+  EXPECT_NE(r.python.find("from triton.language.core import builtin"), std::string::npos);
+  EXPECT_NE(r.python.find("@builtin\ndef _unsplat(x, _semantic=None):"), std::string::npos);
+  // x is unaligned and n unspecialised in plain's signature; y and m are not.
+  EXPECT_NE(r.python.find("@gluon.jit(do_not_specialize=[\"n\"], "
+                          "do_not_specialize_on_alignment=[\"x\"])"),
+            std::string::npos)
+      << r.python;
+}
+
+TEST(Transcribe, AmdTransposedOperandAndPingpongHints) {
+  std::string text =
+      R"(#blocked = #ttg.blocked<{sizePerThread = [4, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#linear = #ttg.linear<{register = [[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]], lane = [[0, 8], [0, 16], [0, 32], [0, 64], [4, 0], [8, 0]], warp = [[16, 0], [32, 0]], block = []}>
+#shared = #ttg.amd_rotating_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @k(%x: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
+    %c0 = arith.constant 0 : i32
+    %v = arith.constant dense<1.0> : tensor<64x128xf16, #blocked>
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<1x64x128xf16, #shared, #smem, mutable>
+    %b = ttg.memdesc_index %buf[%c0] : !ttg.memdesc<1x64x128xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x128xf16, #shared, #smem, mutable>
+    %t = amdg.in_thread_transpose %v : tensor<64x128xf16, #blocked> -> tensor<64x128xf16, #linear>
+    rocdl.s.setprio 1
+    ttg.local_store %t, %b : tensor<64x128xf16, #linear> -> !ttg.memdesc<64x128xf16, #shared, #smem, mutable>
+    rocdl.sched.barrier 0
+    rocdl.s.setprio 0
+    tt.return
+  }
+}
+)";
+  auto r = transcribeText(text);
+  EXPECT_TRUE(r.blockedBy.empty()) << (r.blockedBy.empty() ? "" : r.blockedBy[0].what);
+  EXPECT_NE(r.python.find("gl.constexpr(gl.SharedLinearLayout(offset_bases=["), std::string::npos)
+      << r.python;
+  EXPECT_NE(r.python.find("t = gl.convert_layout(v, "), std::string::npos) << r.python;
+  EXPECT_NE(r.python.find("# not carried: rocdl.s.setprio 1 (line"), std::string::npos) << r.python;
+  ASSERT_EQ(r.notCarried.size(), 2u);
+  EXPECT_EQ(r.notCarried[0].what, "rocdl.s.setprio");
+  EXPECT_EQ(r.notCarried[0].count, 2u);
+  EXPECT_EQ(r.notCarried[1].what, "rocdl.sched.barrier");
+  EXPECT_EQ(r.opsTranscribed, r.opsTotal);
+}
+
+TEST(Recover, AnUnconstructibleSharedLayoutIsItsLinearLayoutAtItsOneShape) {
+  std::string text =
+      R"(#blocked = #ttg.blocked<{sizePerThread = [4, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.amd_rotating_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @k() {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<2x64x128xf16, #shared, #smem, mutable>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+    tt.return
+  }
+}
+)";
+  auto one = std::string(text);
+  one.erase(one.find("    %b = "), one.find("    tt.return") - one.find("    %b = "));
+  for (auto [src, shapes] : {std::pair{one, 1}, std::pair{text, 2}}) {
+    auto m = ir::loadModuleText(src, "t.ttgir");
+    ASSERT_TRUE(bool(m));
+    auto rec = analysis::recover(**m, gluon::GluonApi::V3_6);
+    const analysis::RecoveredLayout *l = nullptr;
+    for (auto &x : rec.layouts)
+      if (x.kind == "amd_rotating_shared")
+        l = &x;
+    ASSERT_NE(l, nullptr);
+    ASSERT_EQ(l->bufferShapes.size(), size_t(shapes));
+    if (shapes == 1) {
+      ASSERT_TRUE(l->gluon.has_value());
+      EXPECT_EQ(l->gluon->rfind("gl.SharedLinearLayout(offset_bases=[", 0), 0u) << *l->gluon;
+      EXPECT_EQ(l->status, Verdict::Exact) << l->reason;
+      EXPECT_NE(l->reason.find("its linear layout at 64x128"), std::string::npos) << l->reason;
+      // The constructor is that layout, element for element.
+      auto parsed = gluon::parseGluon(*l->gluon);
+      ASSERT_TRUE(bool(parsed));
+      EXPECT_EQ(layout::toLinearLayout(*l->encoding, {64, 128}),
+                layout::toLinearLayout(**parsed, {64, 128}));
+    } else {
+      EXPECT_FALSE(l->gluon.has_value());
+      EXPECT_NE(l->reason.find("2 buffer shapes"), std::string::npos) << l->reason;
+    }
+  }
 }
 
 TEST(Transcribe, DivisibilityAndContiguityHints) {

@@ -38,7 +38,17 @@ struct RecoveredLayout {
   std::vector<UseSite> sites; // the first `maxSites` of them (recover's argument)
   size_t siteCount = 0;       // every use site
   std::vector<int64_t> shape; // the first shape it is used at (for the proof)
-  unsigned warps = 0;         // product of warpsPerCTA along the parent chain (0: n/a)
+  /// A shared layout's distinct per-buffer shapes (the memdesc's trailing
+  /// dims) over every use site, listed or not.
+  std::vector<std::vector<int64_t>> bufferShapes;
+  /// Set when Gluon has no class for the kind and the constructor is the
+  /// layout's own linear layout at its one buffer shape.
+  bool asLinear = false;
+  /// A shared layout Gluon has no class for, used at several buffer shapes:
+  /// its linear layout's constructor at each (one constant cannot stand for
+  /// it, so `gluon` is empty; a transcriber writes one per allocation shape).
+  std::vector<std::pair<std::vector<int64_t>, std::string>> gluonAtShape;
+  unsigned warps = 0; // product of warpsPerCTA along the parent chain (0: n/a)
 };
 
 struct UnsupportedOp {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "tilexform/analysis/Recover.h"
+#include "tilexform/analysis/Signature.h"
 #include "tilexform/support/Verdict.h"
 
 #include <string>
@@ -75,6 +76,10 @@ struct VerifyReport {
   std::vector<Multiplicity> multiplicity;
   RecoverReport plain, anchor;
   bool anchorCrossesCapacity = false;
+  /// The two kernels' launch specialisation, beside the layouts: a
+  /// layout-exact anchor specialised otherwise compiles to other code. It
+  /// does not change the layout verdict.
+  SignatureComparison signature;
 };
 
 VerifyReport verify(const ir::Module &plain, const ir::Module &anchor,

@@ -149,6 +149,11 @@ struct AuditDiff {
   /// The sequences were too different for the shortest script within the
   /// work budget: the alignment is prefix, suffix and everything between.
   bool approximate = false;
+  /// Both sides do the same work — every matrix, memory, vector,
+  /// transcendental and synchronising instruction the same number of times —
+  /// and differ only in order, waits, nops, scalar bookkeeping and schedule
+  /// hints: a difference of schedule, not of code.
+  bool scheduleOnly = false;
 };
 
 AuditDiff diffAudits(const AuditReport &a, const AuditReport &b);

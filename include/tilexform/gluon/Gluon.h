@@ -27,6 +27,13 @@ struct GluonExpr {
 };
 GluonExpr emitGluon(const layout::Encoding &enc, GluonApi api = GluonApi::V3_6);
 
+/// A shared layout Gluon has no class for (amd_rotating_shared in 3.6), as
+/// its own linear layout at the buffer shape `shape` (the memdesc's trailing
+/// dims): `gl.SharedLinearLayout(offset_bases=...)`. The same memory layout
+/// wherever the buffer has that shape; the reason when it cannot be built.
+GluonExpr emitGluonAsLinear(const layout::Encoding &enc, const std::vector<int64_t> &shape,
+                            GluonApi api = GluonApi::V3_6);
+
 /// Parses a constructor expression (`gl.BlockedLayout(...)`, with or without
 /// the `gl.`/`ttgl.`/`gl.amd.` prefixes, keyword or positional arguments).
 llvm::Expected<layout::EncodingPtr> parseGluon(const std::string &text);
@@ -40,5 +47,10 @@ struct RoundTrip {
 };
 RoundTrip checkRoundTrip(const layout::Encoding &enc, const std::string &expr,
                          const std::vector<int64_t> &shape);
+
+/// EXACT when the expression parsed back has the same linear layout as `enc`
+/// at `shape` (for a constructor of another kind, emitGluonAsLinear's).
+RoundTrip checkLinearRoundTrip(const layout::Encoding &enc, const std::string &expr,
+                               const std::vector<int64_t> &shape);
 
 } // namespace tilexform::gluon

@@ -29,12 +29,25 @@ struct Gap {
   std::string reason;
 };
 
+/// An op of plain's the anchor leaves out because it only steers the
+/// backend's schedule and Gluon has no way to state it (AMD's priority and
+/// scheduling-barrier hints, which plain's ping-pong pass inserts): the
+/// anchor computes the same values; its machine code may be scheduled
+/// differently, which `audit --diff` shows.
+struct NotCarried {
+  std::string what;
+  unsigned line = 0;  // the first
+  unsigned count = 0; // how many in the dump
+  std::string reason;
+};
+
 struct TranscribeReport {
   std::string kernel;     // the dump's function
   std::string anchorName; // the Gluon kernel's name
   std::string form;       // "pipelined" or "not pipelined", as plain's hot loop shows
   std::string python;     // the module (empty when blocked and gaps are not allowed)
   std::vector<Gap> blockedBy;
+  std::vector<NotCarried> notCarried;
   size_t opsTotal = 0, opsTranscribed = 0;
   std::vector<std::string> imports; // Gluon modules the kernel needs
 };

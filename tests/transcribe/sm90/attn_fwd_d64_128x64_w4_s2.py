@@ -12,7 +12,7 @@
 #   K: !tt.ptr<f16>, divisible by 16
 #   V: !tt.ptr<f16>, divisible by 16
 #   O: !tt.ptr<f16>, divisible by 16
-#   sm_scale: f32, not specialised
+#   sm_scale: f32
 #   N_CTX: i32, divisible by 16
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl

@@ -8,9 +8,9 @@
 # form: pipelined (plain's software pipeline, transcribed as the dump shows it)
 # coverage: 74/74 ops
 # plain's specialisation (integers specialised to 1 and constexprs are folded in the dump):
-#   a_desc: !tt.tensordesc<tensor<128x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>>>, not specialised
-#   b_desc: !tt.tensordesc<tensor<64x128xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>>>, not specialised
-#   c_desc: !tt.tensordesc<tensor<128x128xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>>>, not specialised
+#   a_desc: !tt.tensordesc<tensor<128x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>>>
+#   b_desc: !tt.tensordesc<tensor<64x128xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>>>
+#   c_desc: !tt.tensordesc<tensor<128x128xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>>>
 #   M: i32, divisible by 16
 #   N: i32, divisible by 16
 #   K: i32, divisible by 16

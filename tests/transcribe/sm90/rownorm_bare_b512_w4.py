@@ -12,7 +12,7 @@
 #   o: !tt.ptr<f16>, divisible by 16
 #   stride: i32, divisible by 16
 #   N: i32, divisible by 16
-#   eps: f32, not specialised
+#   eps: f32
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 
