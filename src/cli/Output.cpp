@@ -20,11 +20,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <mutex>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <mutex>
 #include <unistd.h>
 
 namespace tilexform::cli {

@@ -47,6 +47,11 @@ int runTranscribeCommand() {
     return kExitUsage;
   if (transcribeCmd->get_option("--out")->count() && opts.out.empty())
     return reportError("--out: expected a file name, got ''", kExitUsage);
+  if (transcribeCmd->get_option("--kernel-name")->count()) {
+    std::string problem = transcribe::kernelNameProblem(opts.kernelName);
+    if (!problem.empty())
+      return reportError("--kernel-name: " + problem, kExitUsage);
+  }
   if (int code = refuseExistingOut(opts.out, opts.force))
     return code;
   auto loaded = loadForCommand(opts.file);

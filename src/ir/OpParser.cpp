@@ -250,6 +250,8 @@ private:
   std::unordered_map<std::string, Value *> forward_;
   size_t missingLocTok_ = 0;
   bool missingLocSeen_ = false;
+  /// The first SSA name defined twice in one scope: the second definition.
+  std::optional<std::pair<std::string, TextPos>> redefined_;
 };
 
 struct Use {
@@ -440,7 +442,13 @@ void Parser::define(const std::string &name, Value *v) {
       forward_.erase(f);
     }
   }
-  scopes_.back()[name] = v;
+  auto [it, fresh] = scopes_.back().try_emplace(name, v);
+  if (!fresh) {
+    // SSA: a name has one definition in its region.
+    if (!redefined_ && v->definingOp)
+      redefined_.emplace(name, v->definingOp->pos);
+    it->second = v;
+  }
 }
 
 // ---- where ops, blocks and regions start --------------------------------------
@@ -1505,6 +1513,10 @@ llvm::Expected<std::unique_ptr<Module>> Parser::run() {
                                           "use of undefined value '" + first->name + "'");
     }
   }
+  if (redefined_)
+    return llvm::make_error<InputError>(path_, redefined_->second.line, redefined_->second.col,
+                                        "'" + redefined_->first +
+                                            "' is defined twice (SSA names have one definition)");
   if (missingLocSeen_)
     return errorTok(missingLocTok_,
                     "undefined location alias '" + locs_.missing() + "' (truncated dump?)");

@@ -71,9 +71,10 @@ const Spelling kTensorSpellings[] = {
      }},
     {"tt.reshape",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, fmt::format("gl.reshape({}, {}{})", e.expr(op.operands[0]),
-                                   listText(shapeOf(op.results[0]->type)),
-                                   hasUnitKeyword(op, "allow_reorder") ? ", can_reorder=True" : ""));
+       e.statement(op,
+                   fmt::format("gl.reshape({}, {}{})", e.expr(op.operands[0]),
+                               listText(shapeOf(op.results[0]->type)),
+                               hasUnitKeyword(op, "allow_reorder") ? ", can_reorder=True" : ""));
      }},
     {"tt.trans",
      [](Emitter &e, const Operation &op) {

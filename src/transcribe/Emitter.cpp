@@ -21,8 +21,12 @@ Emitter::Emitter(const ir::Module &m, const analysis::RecoverReport &rec,
                  const TranscribeOptions &o)
     : m_(m), rec_(rec), o_(o) {
   std::vector<std::string> names = analysis::layoutConstantNames(rec);
-  for (size_t i = 0; i < rec.layouts.size(); ++i)
+  for (size_t i = 0; i < rec.layouts.size(); ++i) {
     layoutNames_[rec.layouts[i].attr] = i < names.size() ? names[i] : "";
+    // A module-level constant: no value or parameter may rebind it.
+    if (i < names.size() && !names[i].empty())
+      scope_.reserve(names[i]);
+  }
 }
 
 const EmitterTable &Emitter::emitters() {
@@ -81,6 +85,7 @@ std::string Emitter::layoutOf(mlir::Type t, unsigned line) {
             if (std::isalnum(static_cast<unsigned char>(c)) || c == '_')
               base += char(std::toupper(static_cast<unsigned char>(c)));
         std::string name = fmt::format("{}_{}", base, fmt::join(s, "x"));
+        scope_.reserve(name);
         shapeConstants_[name] = {
             expr, fmt::format("{} ({}) at {}, as its linear layout (one per buffer shape)", l.name,
                               l.kind, fmt::join(s, "x"))};
@@ -276,6 +281,15 @@ std::string Emitter::combineFunction(const Operation &op) {
 
 void Emitter::emitNested(const ir::Block *b, const std::vector<std::string> &targets,
                          bool skipUnchanged) {
+  // CPython refuses a module nested past 100 indentation levels.
+  constexpr int kMaxIndent = 90;
+  if (indent_ >= kMaxIndent) {
+    unsigned at = b && !b->ops.empty() ? b->ops.front()->pos.line : 0;
+    return gap("op", "nested regions", at,
+               fmt::format("nested more than {} levels deep: Python allows at most 100 levels of "
+                           "indentation",
+                           kMaxIndent));
+  }
   ++indent_;
   size_t before = body_.size();
   if (b)
@@ -382,6 +396,14 @@ bool Emitter::wellFormed(const Operation &op) {
     need = 1;
   else if (n == "tt.precise_divf" || n == "tt.addptr")
     need = 2;
+  // As many operands as the op's schema has segments that must be there.
+  if (op.schema) {
+    size_t required = 0;
+    for (auto &seg : op.schema->segments)
+      if (!seg.optional && !seg.variadic)
+        ++required;
+    need = std::max(need, required);
+  }
   if (op.operands.size() < need)
     return false;
   static const std::set<std::string> noResult = {"scf.for",

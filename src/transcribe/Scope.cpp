@@ -65,6 +65,20 @@ const std::set<std::string> &Scope::reserved() {
   return words;
 }
 
+std::string Scope::identifier(const std::string &name) {
+  std::string out = name;
+  for (char &c : out)
+    if (!llvm::isAlnum(c) && c != '_')
+      c = '_';
+  if (out.empty() || llvm::isDigit(out[0]))
+    out = "k" + out;
+  if (reserved().count(out))
+    out += "_kernel";
+  return out;
+}
+
+bool Scope::isIdentifier(const std::string &name) { return identifier(name) == name; }
+
 std::string Scope::fresh(const std::string &base) {
   std::string name = base;
   for (int n = 1; used_.count(name) || reserved().count(name); ++n)

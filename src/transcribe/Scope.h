@@ -25,6 +25,12 @@ public:
   /// binds itself.
   static const std::set<std::string> &reserved();
 
+  /// `name` as a Python identifier: other characters become `_`, a leading
+  /// digit gets a `k` in front, and a reserved word gets `_kernel` after it.
+  static std::string identifier(const std::string &name);
+  /// Whether `name` is already one (an identifier and not reserved).
+  static bool isIdentifier(const std::string &name);
+
 private:
   std::map<const ir::Value *, std::string> names_;
   std::set<std::string> used_;

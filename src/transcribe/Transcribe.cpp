@@ -43,7 +43,9 @@ llvm::Expected<TranscribeReport> Emitter::run() {
   const Operation *fn = functions.front();
   TranscribeReport r;
   r.kernel = fn->symbol.empty() ? "kernel" : fn->symbol.substr(fn->symbol[0] == '@' ? 1 : 0);
-  r.anchorName = o_.kernelName.empty() ? r.kernel : o_.kernelName;
+  // The kernel's Python name: an identifier that is no keyword and none of
+  // the module's own names (a dump's kernel named `launch` or `for`).
+  r.anchorName = Scope::identifier(o_.kernelName.empty() ? r.kernel : o_.kernelName);
   scope_.reserve(r.anchorName);
   auto pipeline = analysis::hotLoopPipeline(m_);
   r.form = pipeline.found && pipeline.pipelined() ? "pipelined" : "not pipelined";
@@ -226,17 +228,30 @@ llvm::Expected<TranscribeReport> Emitter::run() {
   out += "\n\n";
   out += fmt::format("NUM_WARPS = {}\n", m_.facts.numWarps ? *m_.facts.numWarps : 4);
   out += "\n\n";
-  out += fmt::format("def launch(grid, {}):\n", llvm::join(params, ", "));
+  // The helper's grid parameter may not be one of the kernel's.
+  std::string grid = "grid";
+  while (std::find(params.begin(), params.end(), grid) != params.end())
+    grid = "launch_" + grid;
+  std::string paramList = llvm::join(params, ", ");
+  out += fmt::format("def launch({}{}{}):\n", grid, params.empty() ? "" : ", ", paramList);
   out += "    \"\"\"Runs the anchor on plain's arguments with plain's grid and num_warps.\"\"\"\n";
   for (auto &[param, layout] : descriptors)
     out +=
         fmt::format("    {0} = TensorDescriptor({0}.base, {0}.shape, {0}.strides, {0}.block_shape, "
                     "{1}.value)\n",
                     param, layout);
-  out += fmt::format("    return {}[grid]({}, num_warps=NUM_WARPS)\n", r.anchorName,
-                     llvm::join(params, ", "));
+  out += fmt::format("    return {}[{}]({}{}num_warps=NUM_WARPS)\n", r.anchorName, grid, paramList,
+                     params.empty() ? "" : ", ");
   r.python = std::move(out);
   return r;
+}
+
+std::string kernelNameProblem(const std::string &name) {
+  if (Scope::isIdentifier(name))
+    return "";
+  if (Scope::reserved().count(name))
+    return fmt::format("'{}' is a Python keyword or a name the anchor module binds itself", name);
+  return fmt::format("'{}' is not a Python identifier", name);
 }
 
 llvm::Expected<TranscribeReport> transcribe(const ir::Module &module,

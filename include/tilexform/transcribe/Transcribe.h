@@ -52,6 +52,11 @@ struct TranscribeReport {
   std::vector<std::string> imports; // Gluon modules the kernel needs
 };
 
+/// Why `name` cannot name the anchor's kernel (not a Python identifier, a
+/// keyword, or a name the module binds itself: `launch`, `gl`, `NUM_WARPS`),
+/// or empty when it can.
+std::string kernelNameProblem(const std::string &name);
+
 /// Transcribes the one public function of `module`. Fails (an input error)
 /// only for a dump with no function or several; what has no spelling is in
 /// blockedBy.
