@@ -214,7 +214,22 @@ int execute() {
   }
   Verdict roundtrip = Verdict::Unrecoverable;
   std::string roundtripDetail;
-  if (emitted.expr) {
+  if (!emitted.expr && enc->isShared() && !shape.empty()) {
+    // A shared layout Gluon has no class for: its own linear layout at the
+    // buffer's shape (the trailing dims), as recover and transcribe write it.
+    std::vector<int64_t> buffer = shape;
+    if (unsigned rank = enc->rank(); rank && rank < buffer.size())
+      buffer.erase(buffer.begin(), buffer.end() - rank);
+    auto lin = gluon::emitGluonAsLinear(*enc, buffer, *api);
+    if (lin.expr) {
+      auto rt = gluon::checkLinearRoundTrip(*enc, *lin.expr, buffer);
+      emitted.expr = lin.expr;
+      roundtrip = rt.exact ? Verdict::Exact : Verdict::Differs;
+      roundtripDetail = rt.exact ? fmt::format("{}; written as its linear layout at {}",
+                                               emitted.reason, fmt::join(buffer, "x"))
+                                 : rt.detail;
+    }
+  } else if (emitted.expr) {
     auto rt = gluon::checkRoundTrip(*enc, *emitted.expr, ll ? shape : std::vector<int64_t>{});
     roundtrip = rt.exact ? Verdict::Exact : Verdict::Differs;
     roundtripDetail = rt.detail;
