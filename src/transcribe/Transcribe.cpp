@@ -57,7 +57,8 @@ llvm::Expected<TranscribeReport> Emitter::run() {
                                         "a function without a body");
   const ir::Block &entry = *fn->regions[0]->blocks[0];
   std::vector<std::string> argNotes;
-  std::vector<std::string> unspecialised, unaligned, specialisation;
+  std::vector<std::string> unspecialised, unaligned, specialisation, alignedPointers,
+      divisibleIntegers;
   // A host tensor descriptor is followed by its shape and strides, which
   // Triton passes as extra arguments named after it; Gluon's descriptor
   // carries them itself.
@@ -94,6 +95,8 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     // A pointer plain saw unaligned: the anchor is not told it is aligned.
     if (pointer && !divisible)
       unaligned.push_back(n);
+    if (divisible)
+      (pointer ? alignedPointers : divisibleIntegers).push_back(n);
     specialisation.push_back(fmt::format("#   {}: {}{}", n, ty,
                                          divisible ? ", divisible by 16"
                                          : pointer || ty == "i32" || ty == "i64"
@@ -234,7 +237,21 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     grid = "launch_" + grid;
   std::string paramList = llvm::join(params, ", ");
   out += fmt::format("def launch({}{}{}):\n", grid, params.empty() ? "" : ", ", paramList);
-  out += "    \"\"\"Runs the anchor on plain's arguments with plain's grid and num_warps.\"\"\"\n";
+  // The launches it is valid for: those plain's specialisation holds for
+  // (the JIT specialises the anchor the same way, so another launch
+  // compiles another anchor, as it would compile another plain kernel).
+  std::vector<std::string> valid;
+  if (!alignedPointers.empty())
+    valid.push_back(fmt::format("16-byte aligned: {}", llvm::join(alignedPointers, ", ")));
+  if (!divisibleIntegers.empty())
+    valid.push_back(fmt::format("multiples of 16: {}", llvm::join(divisibleIntegers, ", ")));
+  out += "    \"\"\"Runs the anchor on plain's arguments with plain's grid and num_warps.";
+  if (!valid.empty())
+    out += fmt::format(
+        "\n\n    Plain's binary was specialised for launches with\n      {}\n    and the "
+        "anchor is that kernel for them.\n    ",
+        llvm::join(valid, "\n      "));
+  out += "\"\"\"\n";
   for (auto &[param, layout] : descriptors)
     out +=
         fmt::format("    {0} = TensorDescriptor({0}.base, {0}.shape, {0}.strides, {0}.block_shape, "

@@ -163,6 +163,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
                           "do_not_specialize_on_alignment=[\"x\"])"),
             std::string::npos)
       << r.python;
+  // The launch helper says which launches plain's binary was specialised for.
+  EXPECT_NE(r.python.find("      16-byte aligned: y\n      multiples of 16: m\n"),
+            std::string::npos)
+      << r.python;
 }
 
 TEST(Transcribe, AmdTransposedOperandAndPingpongHints) {

@@ -78,5 +78,11 @@ NUM_WARPS = 4
 
 
 def launch(grid, x, o, stride, N, eps):
-    """Runs the anchor on plain's arguments with plain's grid and num_warps."""
+    """Runs the anchor on plain's arguments with plain's grid and num_warps.
+
+    Plain's binary was specialised for launches with
+      16-byte aligned: x, o
+      multiples of 16: stride, N
+    and the anchor is that kernel for them.
+    """
     return rownorm_bare[grid](x, o, stride, N, eps, num_warps=NUM_WARPS)

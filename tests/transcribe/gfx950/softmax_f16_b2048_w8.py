@@ -63,5 +63,11 @@ NUM_WARPS = 8
 
 
 def launch(grid, x, o, stride, n_cols):
-    """Runs the anchor on plain's arguments with plain's grid and num_warps."""
+    """Runs the anchor on plain's arguments with plain's grid and num_warps.
+
+    Plain's binary was specialised for launches with
+      16-byte aligned: x, o
+      multiples of 16: stride, n_cols
+    and the anchor is that kernel for them.
+    """
     return softmax_rows[grid](x, o, stride, n_cols, num_warps=NUM_WARPS)

@@ -48,5 +48,11 @@ NUM_WARPS = 4
 
 
 def launch(grid, x, y, o, n):
-    """Runs the anchor on plain's arguments with plain's grid and num_warps."""
+    """Runs the anchor on plain's arguments with plain's grid and num_warps.
+
+    Plain's binary was specialised for launches with
+      16-byte aligned: x, y, o
+      multiples of 16: n
+    and the anchor is that kernel for them.
+    """
     return vadd[grid](x, y, o, n, num_warps=NUM_WARPS)

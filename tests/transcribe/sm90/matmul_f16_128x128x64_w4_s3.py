@@ -229,5 +229,11 @@ NUM_WARPS = 4
 
 
 def launch(grid, a, b, c, M, N, K, sam, sbk, scm):
-    """Runs the anchor on plain's arguments with plain's grid and num_warps."""
+    """Runs the anchor on plain's arguments with plain's grid and num_warps.
+
+    Plain's binary was specialised for launches with
+      16-byte aligned: a, b, c
+      multiples of 16: M, N, K, sam, sbk, scm
+    and the anchor is that kernel for them.
+    """
     return matmul[grid](a, b, c, M, N, K, sam, sbk, scm, num_warps=NUM_WARPS)
