@@ -683,6 +683,27 @@ llvm::Expected<EncodingPtr> parseGluon(const std::string &text) {
   }
 }
 
+namespace {
+
+// EXACT when the two encodings have the same linear layout at `shape`.
+RoundTrip sameLinearLayout(const Encoding &a, const Encoding &b,
+                           const std::vector<int64_t> &shape) {
+  RoundTrip rt;
+  try {
+    if (toLinearLayout(a, shape) != toLinearLayout(b, shape)) {
+      rt.detail = "linear layouts differ";
+      return rt;
+    }
+  } catch (const std::exception &e) {
+    rt.detail = std::string("no linear layout to compare: ") + e.what();
+    return rt;
+  }
+  rt.exact = true;
+  return rt;
+}
+
+} // namespace
+
 RoundTrip checkRoundTrip(const Encoding &enc, const std::string &expr,
                          const std::vector<int64_t> &shape) {
   RoundTrip rt;
@@ -699,40 +720,21 @@ RoundTrip checkRoundTrip(const Encoding &enc, const std::string &expr,
   // Structurally equal encodings have the same linear layout at every shape
   // (it is a function of the encoding); only when the printed text hides a
   // difference are the linear layouts computed and compared.
-  if (!shape.empty() && !(enc == **parsed)) {
-    try {
-      if (toLinearLayout(enc, shape) != toLinearLayout(**parsed, shape)) {
-        rt.detail = "linear layouts differ";
-        return rt;
-      }
-    } catch (const std::exception &e) {
-      rt.detail = std::string("no linear layout to compare: ") + e.what();
-      return rt;
-    }
-  }
+  if (!shape.empty() && !(enc == **parsed))
+    return sameLinearLayout(enc, **parsed, shape);
   rt.exact = true;
   return rt;
 }
 
 RoundTrip checkLinearRoundTrip(const Encoding &enc, const std::string &expr,
                                const std::vector<int64_t> &shape) {
-  RoundTrip rt;
   auto parsed = parseGluon(expr);
   if (!parsed) {
+    RoundTrip rt;
     rt.detail = "the constructor does not parse: " + llvm::toString(parsed.takeError());
     return rt;
   }
-  try {
-    if (toLinearLayout(enc, shape) != toLinearLayout(**parsed, shape)) {
-      rt.detail = "linear layouts differ";
-      return rt;
-    }
-  } catch (const std::exception &e) {
-    rt.detail = std::string("no linear layout to compare: ") + e.what();
-    return rt;
-  }
-  rt.exact = true;
-  return rt;
+  return sameLinearLayout(enc, **parsed, shape);
 }
 
 } // namespace tilexform::gluon

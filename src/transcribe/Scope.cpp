@@ -65,13 +65,22 @@ const std::set<std::string> &Scope::reserved() {
   return words;
 }
 
-std::string Scope::identifier(const std::string &name) {
-  std::string out = name;
-  for (char &c : out)
+namespace {
+
+// Other characters as `_`, and `prefix` before a leading digit.
+std::string sanitized(std::string name, const char *prefix) {
+  for (char &c : name)
     if (!llvm::isAlnum(c) && c != '_')
       c = '_';
-  if (out.empty() || llvm::isDigit(out[0]))
-    out = "k" + out;
+  if (name.empty() || llvm::isDigit(name[0]))
+    name = prefix + name;
+  return name;
+}
+
+} // namespace
+
+std::string Scope::identifier(const std::string &name) {
+  std::string out = sanitized(name, "k");
   if (reserved().count(out))
     out += "_kernel";
   return out;
@@ -94,11 +103,7 @@ std::string Scope::nameFor(const ir::Value *v) {
   std::string base = v->name;
   if (!base.empty() && base[0] == '%')
     base = base.substr(1);
-  for (char &c : base)
-    if (!llvm::isAlnum(c) && c != '_')
-      c = '_';
-  if (base.empty() || llvm::isDigit(base[0]))
-    base = "v" + base;
+  base = sanitized(base, "v");
   if (reserved().count(base))
     base += "_";
   std::string name = base;
