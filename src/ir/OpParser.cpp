@@ -13,9 +13,11 @@
 // tilexform's dialects. What an op's operands and results mean comes from
 // the op-schema table.
 #include "ReaderSupport.h"
+#include "tilexform/ir/Dialects.h"
 #include "tilexform/ir/Lexer.h"
 #include "tilexform/ir/Module.h"
 #include "tilexform/ir/OpSchema.h"
+#include "tilexform/layout/Encoding.h"
 
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringExtras.h>
@@ -252,6 +254,9 @@ private:
   bool missingLocSeen_ = false;
   /// The first SSA name defined twice in one scope: the second definition.
   std::optional<std::pair<std::string, TextPos>> redefined_;
+  /// The first value used before its definition in the same block, or by
+  /// the op that defines it: the use.
+  std::optional<std::pair<std::string, TextPos>> usedBeforeDefined_;
 };
 
 struct Use {
@@ -369,6 +374,19 @@ std::optional<mlir::Type> Parser::simpleTensorType(llvm::StringRef text, size_t 
   return mlir::RankedTensorType::get(dims, *element, encodingAttr);
 }
 
+// A tensor's distributed layout has the tensor's rank (Triton's verifier
+// says so); empty when it does or the type has no such layout.
+static std::string layoutRankProblem(mlir::Type t) {
+  auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(t);
+  if (!tensor || !tensor.getEncoding())
+    return "";
+  layout::EncodingPtr enc = encodingOf(t);
+  if (!enc || !enc->isDistributed() || !enc->rank() || enc->rank() > 16 ||
+      enc->rank() == unsigned(tensor.getRank()))
+    return "";
+  return fmt::format("a tensor of rank {} with a layout of rank {}", tensor.getRank(), enc->rank());
+}
+
 llvm::Expected<mlir::Type> Parser::parseType(const std::string &raw0, size_t offset, bool desc) {
   std::string raw = fixStrippedType(raw0, desc);
   auto cached = typeCache_.find(raw);
@@ -376,6 +394,8 @@ llvm::Expected<mlir::Type> Parser::parseType(const std::string &raw0, size_t off
     return cached->second;
   if (raw.size() == raw0.size())
     if (auto t = simpleTensorType(raw, offset)) {
+      if (std::string problem = layoutRankProblem(*t); !problem.empty())
+        return errorAt(std::min(offset, buf_.size()), problem);
       typeCache_.emplace(raw, *t);
       return *t;
     }
@@ -385,8 +405,11 @@ llvm::Expected<mlir::Type> Parser::parseType(const std::string &raw0, size_t off
   auto r = parseWith<mlir::Type>(
       raw, offset >= prefix ? offset - prefix : 0,
       [&](const std::string &t, size_t *n) { return mlir::parseType(t, mod_->context.get(), n); });
-  if (r)
+  if (r) {
+    if (std::string problem = layoutRankProblem(*r); !problem.empty())
+      return errorAt(std::min(offset, buf_.size()), problem);
     typeCache_.emplace(raw, *r);
+  }
   return r;
 }
 
@@ -434,6 +457,15 @@ void Parser::define(const std::string &name, Value *v) {
     if (f != forward_.end()) {
       // A use came first (graph regions, branches): fold it into the definition.
       Value *placeholder = f->second;
+      // Across blocks a use may come first in the text (dominance); in one
+      // block of an SSA region, or in the defining op itself, it may not.
+      const Operation *def = v->definingOp;
+      if (def && !usedBeforeDefined_)
+        for (auto &[op, idx] : placeholder->uses)
+          if (op == def || (op->parentBlock && op->parentBlock == def->parentBlock)) {
+            usedBeforeDefined_.emplace(name, op->pos);
+            break;
+          }
       for (auto &[op, idx] : placeholder->uses) {
         op->operands[idx] = v;
         v->uses.emplace_back(op, idx);
@@ -1513,6 +1545,10 @@ llvm::Expected<std::unique_ptr<Module>> Parser::run() {
                                           "use of undefined value '" + first->name + "'");
     }
   }
+  if (usedBeforeDefined_)
+    return llvm::make_error<InputError>(
+        path_, usedBeforeDefined_->second.line, usedBeforeDefined_->second.col,
+        "'" + usedBeforeDefined_->first + "' is used before its definition in the same block");
   if (redefined_)
     return llvm::make_error<InputError>(path_, redefined_->second.line, redefined_->second.col,
                                         "'" + redefined_->first +

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
 
+#include <optional>
 #include <set>
 
 namespace tilexform::transcribe {
@@ -28,6 +29,13 @@ void emitFor(Emitter &e, const Operation &op) {
   const Operation *yield = b.ops.empty() ? nullptr : b.ops.back().get();
   if (yield && yield->name != "scf.yield")
     yield = nullptr;
+  // A loop carries each value its yield gives back, one per result.
+  if (op.results.size() != inits.size() || (!inits.empty() && !yield) ||
+      (yield && yield->operands.size() != inits.size()))
+    return e.gap("damaged", op.name, op.pos.line,
+                 fmt::format("a loop with {} carried values, {} results and {} yielded",
+                             inits.size(), op.results.size(),
+                             yield ? std::to_string(yield->operands.size()) : "none"));
   std::vector<std::string> carried;
   for (size_t i = 0; i < inits.size(); ++i) {
     const Value *arg = b.arguments[i + 1];
@@ -69,6 +77,19 @@ void emitFor(Emitter &e, const Operation &op) {
 
 void emitIf(Emitter &e, const Operation &op) {
   const Value *cond = op.operand("condition");
+  // Each branch of an if with results yields them; one without an else
+  // cannot have any.
+  auto yields = [&](size_t region) -> std::optional<size_t> {
+    if (op.regions.size() <= region || op.regions[region]->blocks.empty() ||
+        op.regions[region]->blocks[0]->ops.empty())
+      return std::nullopt;
+    const Operation *last = op.regions[region]->blocks[0]->ops.back().get();
+    return last->name == "scf.yield" ? std::optional<size_t>(last->operands.size()) : std::nullopt;
+  };
+  if (!op.results.empty() && (yields(0) != op.results.size() || yields(1) != op.results.size()))
+    return e.gap("damaged", op.name, op.pos.line,
+                 fmt::format("an if with {} results whose branches do not both yield them",
+                             op.results.size()));
   std::vector<std::string> results;
   for (auto *r : op.results)
     results.push_back(isToken(r->type) ? "" : e.nameFor(r));

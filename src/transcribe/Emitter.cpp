@@ -206,7 +206,7 @@ std::string Emitter::amdModule() {
 bool Emitter::hasOperands(const Operation &op, size_t n) {
   if (op.operands.size() >= n)
     return true;
-  gap("op", op.name, op.pos.line, "fewer operands than the op takes (a damaged dump?)");
+  gap("damaged", op.name, op.pos.line, "fewer operands than the op takes");
   return false;
 }
 
@@ -237,8 +237,11 @@ void Emitter::cast(const Operation &op, bool bitcast, const std::string &extra) 
 }
 
 std::string Emitter::combineFunction(const Operation &op) {
-  if (op.regions.empty() || op.regions[0]->blocks.empty())
+  if (op.regions.empty() || op.regions[0]->blocks.empty() ||
+      op.regions[0]->blocks[0]->ops.empty()) {
+    gap("damaged", op.name, op.pos.line, "a reduction or scan without its combine region");
     return "None";
+  }
   const ir::Block &b = *op.regions[0]->blocks[0];
   // The body in its own scope: names from the region's arguments.
   Emitter inner(m_, rec_, o_);
@@ -319,8 +322,9 @@ void Emitter::emitOp(const Operation &op) {
   currentOk_ = true;
   if (auto it = emitters().find(op.name); true) {
     if (it != emitters().end() && !wellFormed(op)) {
-      gap("op", op.name, op.pos.line,
-          "operands or results the reader could not pair or type (a damaged dump?)");
+      gap("damaged", op.name, op.pos.line,
+          "operands or results the reader could not pair or type, or fewer than the op's schema "
+          "requires");
     } else if (it == emitters().end()) {
       bool noBuiltin =
           std::any_of(rec_.unsupportedOps.begin(), rec_.unsupportedOps.end(),

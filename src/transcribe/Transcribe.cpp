@@ -108,6 +108,11 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     if (!l.gluon && l.gluonAtShape.empty() && !l.sites.empty())
       gap("layout", l.kind, l.sites.front().line, "no Gluon constructor: " + l.reason);
 
+  // An op the dump itself gets wrong is bad input, not a missing spelling.
+  for (auto &g : gaps_)
+    if (g.kind == "damaged")
+      return llvm::make_error<InputError>(m_.path, g.line, 1,
+                                          fmt::format("{}: {}", g.what, g.reason));
   r.blockedBy = gaps_;
   r.notCarried = notCarried_;
   std::sort(r.blockedBy.begin(), r.blockedBy.end(),

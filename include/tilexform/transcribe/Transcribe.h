@@ -24,7 +24,7 @@ struct TranscribeOptions {
 /// Something with no Gluon spelling on the chosen API.
 struct Gap {
   std::string what; // the op ("amdg.in_thread_transpose") or layout ("amd_rotating_shared")
-  std::string kind; // "op" or "layout"
+  std::string kind; // "op" or "layout" ("damaged" inside the core: an input error)
   unsigned line = 0;
   std::string reason;
 };
