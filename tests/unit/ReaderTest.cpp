@@ -375,3 +375,35 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threa
   });
   EXPECT_EQ(seen, 4);
 }
+
+TEST(Reader, SsaRulesAreInputErrors) {
+  const std::string head = "#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = "
+                           "[4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\n"
+                           "module attributes {\"ttg.num-warps\" = 4 : i32} {\n"
+                           "  tt.func public @k(%n: i32) {\n";
+  const std::string tail = "    tt.return\n  }\n}\n";
+  struct Case {
+    const char *body, *message;
+  } cases[] = {
+      {"    %a = arith.addi %b, %n : i32\n    %b = arith.addi %n, %n : i32\n",
+       "t.ttgir:4:5: '%b' is used before its definition in the same block"},
+      {"    %a = arith.addi %a, %n : i32\n",
+       "t.ttgir:4:5: '%a' is used before its definition in the same block"},
+      {"    %a = arith.constant 1 : i32\n    %a = arith.constant 2 : i32\n",
+       "t.ttgir:5:5: '%a' is defined twice (SSA names have one definition)"},
+      {"    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>\n",
+       "a tensor of rank 1 with a layout of rank 2"},
+  };
+  for (auto &c : cases) {
+    auto m = ir::loadModuleText(head + c.body + tail, "t.ttgir");
+    ASSERT_FALSE(bool(m)) << c.body;
+    std::string err = llvm::toString(m.takeError());
+    EXPECT_NE(err.find(c.message), std::string::npos) << err;
+  }
+  // Across blocks a use may come first in the text: that is not refused.
+  auto ok = ir::loadModuleText(head + "    cf.br ^bb2\n  ^bb1:\n    %x = arith.addi %y, %n : i32\n"
+                                      "    tt.return\n  ^bb2:\n    %y = arith.addi %n, %n : i32\n"
+                                      "    cf.br ^bb1\n  }\n}\n",
+                               "t.ttgir");
+  EXPECT_TRUE(bool(ok)) << (ok ? "" : llvm::toString(ok.takeError()));
+}
