@@ -1,4 +1,5 @@
 #include "tilexform/gluon/Gluon.h"
+#include "tilexform/layout/Validate.h"
 #include "tilexform/support/Text.h"
 
 #include <algorithm>
@@ -373,6 +374,10 @@ public:
     auto *p = std::get_if<int64_t>(&get(k).v);
     if (!p || *p < 0)
       throw std::invalid_argument(name_ + ": '" + k + "' must be a non-negative integer");
+    // The bound the attribute reader sets: never cut to an unsigned field.
+    if (*p >= kLimit)
+      throw std::invalid_argument(
+          fmt::format("{}: '{}' out of range (must be below 2^30)", name_, k));
     return *p;
   }
   int64_t integer(const std::string &k, int64_t dflt) const { return has(k) ? integer(k) : dflt; }
@@ -411,12 +416,16 @@ private:
     std::vector<unsigned> out;
     for (auto &item : *l) {
       auto *p = std::get_if<int64_t>(&item.v);
-      if (!p || *p < 0 || *p > (int64_t(1) << 31))
+      if (!p || *p < 0)
         throw std::invalid_argument(name_ + ": '" + k + "' must hold non-negative integers");
+      if (*p >= kLimit)
+        throw std::invalid_argument(
+            fmt::format("{}: '{}' entry out of range (must be below 2^30)", name_, k));
       out.push_back(unsigned(*p));
     }
     return out;
   }
+  static constexpr int64_t kLimit = int64_t(1) << 30;
   std::string name_;
   std::map<std::string, PyValue> values_;
 };
@@ -441,6 +450,12 @@ std::string shortName(const std::string &dotted) {
 
 LinearLayout namedLayout(std::vector<std::pair<std::string, Bases>> dims,
                          const std::vector<unsigned> &shape) {
+  std::vector<const Bases *> all;
+  for (auto &[n, b] : dims)
+    all.push_back(&b);
+  unsigned rank = 0;
+  if (std::string err = validateBasesRank(all, rank); !err.empty())
+    throw std::invalid_argument(err);
   std::vector<LinearLayout::DimBases> bases;
   for (auto &[n, b] : dims)
     bases.emplace_back(n, std::vector<LinearLayout::Basis>(b.begin(), b.end()));
@@ -574,10 +589,9 @@ EncodingPtr callToEncoding(const PyCall &call) {
     Args a(call, {"offset_bases", "block_bases", "alignment"});
     SharedLinearEncoding e;
     Bases off = a.bases("offset_bases"), blk = a.bases("block_bases");
-    std::vector<std::string> names;
-    size_t rank = !off.empty() ? off[0].size() : (!blk.empty() ? blk[0].size() : 0);
-    if (rank == 0)
-      throw std::invalid_argument("SharedLinearLayout: empty layout");
+    unsigned rank = 0;
+    if (std::string err = validateBasesRank({&off, &blk}, rank); !err.empty())
+      throw std::invalid_argument(err);
     std::vector<LinearLayout::DimBases> bases = {
         {"offset", std::vector<LinearLayout::Basis>(off.begin(), off.end())},
         {"block", std::vector<LinearLayout::Basis>(blk.begin(), blk.end())}};
@@ -597,9 +611,11 @@ EncodingPtr callToEncoding(const PyCall &call) {
         throw std::invalid_argument("PaddedSharedLayout: pairs are [interval, padding]");
       auto *i = std::get_if<int64_t>(&(*pl)[0].v);
       auto *q = std::get_if<int64_t>(&(*pl)[1].v);
-      if (!i || !q || *i <= 0 || *q <= 0)
-        throw std::invalid_argument("PaddedSharedLayout: bad pair");
-      e.intervalPaddings.emplace_back(unsigned(*i), unsigned(*q));
+      if (!i || !q)
+        throw std::invalid_argument("PaddedSharedLayout: pairs are [interval, padding]");
+      // Out of range as 0, refused by validateEncoding as the attribute's is.
+      auto field = [](int64_t v) { return v > 0 && v < (int64_t(1) << 30) ? unsigned(v) : 0u; };
+      e.intervalPaddings.emplace_back(field(*i), field(*q));
     }
     Bases blk = a.has("block_bases") ? a.bases("block_bases") : a.bases("cga_layout");
     e.linear = namedLayout({{"offset", a.bases("offset_bases")}, {"block", blk}}, a.ints("shape"));

@@ -1,4 +1,5 @@
 #include "tilexform/ir/Dialects.h"
+#include "tilexform/layout/Validate.h"
 
 #include <mlir/Dialect/Arith/IR/Arith.h>
 #include <mlir/Dialect/ControlFlow/IR/ControlFlow.h>
@@ -232,7 +233,8 @@ EncodingPtr encodingValue(DialectAsmParser &p, Attribute a, StringRef key) {
     if (auto *o = l.getEncoding()->as<OpaqueEncoding>(); o && o->unmodelledLayout())
       return l.getEncoding();
   }
-  if (!l || !l.getEncoding()->isDistributed()) {
+  // Which kinds may stand as a parent is the layout's rule (validateEncoding).
+  if (!l || !l.getEncoding()->isLayout()) {
     p.emitError(p.getNameLoc(), "expected a distributed layout for '") << key << "'";
     return nullptr;
   }
@@ -263,14 +265,9 @@ struct CgaFields {
     return false;
   }
   std::optional<CGALayout> finish(DialectAsmParser &p, unsigned rank) {
-    if (bases) {
-      for (auto &b : *bases)
-        if (b.size() != rank) {
-          p.emitError(p.getNameLoc(), "CGALayout bases must have one entry per dim");
-          return std::nullopt;
-        }
-      return CGALayout{*bases};
-    }
+    if (bases)
+      return CGALayout{*bases}; // one entry per dim: validateEncoding checks
+
     if (ctasPerCGA.empty() && ctaSplitNum.empty() && ctaOrder.empty())
       return CGALayout{};
     std::vector<unsigned> ones(rank, 1), order;
@@ -303,22 +300,20 @@ LinearLayout namedLinear(std::vector<std::pair<std::string, Bases>> dims, unsign
   return LinearLayout::inferred(std::move(bases), standardOutDimNames(int(rank)));
 }
 
-unsigned rankOfBases(const std::vector<const Bases *> &all) {
-  for (auto *b : all)
-    if (b && !b->empty())
-      return unsigned((*b)[0].size());
-  return 0;
-}
-
-bool checkBasesRank(DialectAsmParser &p, const std::vector<const Bases *> &all, unsigned rank) {
-  for (auto *b : all)
-    for (auto &v : *b)
-      if (v.size() != rank) {
-        p.emitError(p.getNameLoc(), "all bases must have the same length");
-        return false;
-      }
+// The rank all bases share, or false (with the error) when they disagree.
+bool basesRank(DialectAsmParser &p, const std::vector<const Bases *> &all, unsigned &rank) {
+  std::string err = validateBasesRank(all, rank);
+  if (!err.empty()) {
+    p.emitError(p.getNameLoc(), err);
+    return false;
+  }
   return true;
 }
+
+// An integer the parser read as int64, as the model's unsigned field: a
+// value out of range becomes 0, which validateEncoding refuses as it
+// refuses 0, so both spellings of one bad value get one message.
+unsigned positiveOrZero(int64_t v) { return v > 0 && v < (int64_t(1) << 30) ? unsigned(v) : 0u; }
 
 // MLIR's K for the pre-3.6 two-element amd_mfma instrShape (16-bit operands).
 unsigned legacyMfmaK(unsigned version, unsigned m) {
@@ -372,11 +367,7 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       int64_t interval, pad;
       if (p.parseInteger(interval) || p.parseColon() || p.parsePlus() || p.parseInteger(pad))
         return {};
-      if (interval <= 0 || pad <= 0 || (interval & (interval - 1)) || (pad & (pad - 1))) {
-        p.emitError(p.getNameLoc(), "padded_shared intervals and paddings must be powers of two");
-        return {};
-      }
-      e.intervalPaddings.emplace_back(unsigned(interval), unsigned(pad));
+      e.intervalPaddings.emplace_back(positiveOrZero(interval), positiveOrZero(pad));
     } while (succeeded(p.parseOptionalComma()));
     DictionaryAttr dict;
     if (p.parseRSquare() || p.parseAttribute(dict) || p.parseGreater())
@@ -385,12 +376,9 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       Bases off, blk;
       if (!offsetBlockBases(p, dict, off, blk, ok))
         return {};
-      unsigned rank = rankOfBases({&off, &blk});
-      if (!ok || rank == 0 || !checkBasesRank(p, {&off, &blk}, rank)) {
-        if (ok)
-          p.emitError(p.getNameLoc(), "padded_shared needs offset bases");
+      unsigned rank = 0;
+      if (!ok || !basesRank(p, {&off, &blk}, rank))
         return {};
-      }
       e.linear = namedLinear({{"offset", off}, {"block", blk}}, rank);
       return finish(e);
     }
@@ -412,10 +400,6 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       return {};
     if (shape.empty() && !order.empty()) {
       // The 3.5 form: the shape comes from the memdesc that uses it.
-      if (!isPermutationOf(order, unsigned(order.size()))) {
-        p.emitError(p.getNameLoc(), "padded_shared 'order' must be a permutation of the dims");
-        return {};
-      }
       e.orderOnly = order;
       return finish(e);
     }
@@ -447,11 +431,7 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
     int64_t a;
     if (p.parseComma() || p.parseKeyword("alignment") || p.parseEqual() || p.parseInteger(a))
       return {};
-    if (a <= 0 || (a & (a - 1))) {
-      p.emitError(p.getNameLoc(), "alignment must be a power of two");
-      return {};
-    }
-    alignment = unsigned(a);
+    alignment = positiveOrZero(a);
   }
   if (p.parseGreater())
     return {};
@@ -476,20 +456,6 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       }
     }
     size_t r = e.order.size();
-    if (ok && (r == 0 || e.sizePerThread.size() != r || e.threadsPerWarp.size() != r ||
-               e.warpsPerCTA.size() != r)) {
-      p.emitError(p.getNameLoc(), "blocked needs sizePerThread, threadsPerWarp, warpsPerCTA and "
-                                  "order of one rank");
-      return {};
-    }
-    if (ok) {
-      for (auto *v : {&e.sizePerThread, &e.threadsPerWarp, &e.warpsPerCTA})
-        for (auto x : *v)
-          if (x == 0 || (x & (x - 1))) {
-            p.emitError(p.getNameLoc(), "blocked layout entries must be powers of two");
-            return {};
-          }
-    }
     auto c = ok ? cga.finish(p, unsigned(r)) : std::nullopt;
     if (!c)
       return {};
@@ -517,10 +483,6 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       p.emitError(p.getNameLoc(), "slice needs 'dim' and 'parent'");
       return {};
     }
-    if (!hasUnmodelledPart(*e.parent) && (e.parent->rank() < 2 || e.dim >= e.parent->rank())) {
-      p.emitError(p.getNameLoc(), "slice dim must be below the parent rank (>= 2)");
-      return {};
-    }
     return finish(e);
   }
   if (mnemonic == "dot_op") {
@@ -544,13 +506,8 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       if (!ok)
         return {};
     }
-    if (!haveIdx || !e.parent || e.opIdx > 1) {
+    if (!haveIdx || !e.parent) {
       p.emitError(p.getNameLoc(), "dot_op needs 'opIdx' (0 or 1) and 'parent'");
-      return {};
-    }
-    if (e.parent->is<LinearEncoding>() || e.parent->is<SliceEncoding>() ||
-        e.parent->is<DotOperandEncoding>()) {
-      p.emitError(p.getNameLoc(), "dot_op parent must be blocked or an MMA layout");
       return {};
     }
     return finish(e);
@@ -587,10 +544,6 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       e.instrShape.push_back(16);
       e.instrShape.push_back(8);
     }
-    if (e.warpsPerCTA.empty() || e.instrShape.empty()) {
-      p.emitError(p.getNameLoc(), "nvidia_mma needs 'warpsPerCTA' and 'instrShape'");
-      return {};
-    }
     auto c = cga.finish(p, unsigned(e.warpsPerCTA.size()));
     if (!c)
       return {};
@@ -599,7 +552,7 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
   }
   if (mnemonic == "amd_mfma") {
     AmdMfmaEncoding e;
-    bool haveTransposed = false, haveVersion = false;
+    bool haveTransposed = false, haveVersion = false, haveWarps = false, haveInstr = false;
     for (auto nv : dict) {
       StringRef k = nv.getName().strref();
       Attribute v = nv.getValue();
@@ -608,9 +561,9 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       else if (k == "versionMinor")
         continue;
       else if (k == "warpsPerCTA")
-        e.warpsPerCTA = uintList(p, v, k, ok);
+        e.warpsPerCTA = uintList(p, v, k, ok), haveWarps = true;
       else if (k == "instrShape")
-        e.instrShape = uintList(p, v, k, ok);
+        e.instrShape = uintList(p, v, k, ok), haveInstr = true;
       else if (k == "isTransposed" || k == "isTranspose") // older hand-written spelling
         haveTransposed = ok = boolValue(p, v, k, e.isTransposed);
       else if (k == "tilesPerWarp")
@@ -627,29 +580,15 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
     }
     // Before `version` (and `versionMajor`) were required, Triton's parser
     // left an absent version at 0.
-    if (!haveVersion && !e.warpsPerCTA.empty() && e.instrShape.size() >= 2)
+    if (!haveVersion && haveWarps && haveInstr)
       haveVersion = true;
-    if (!haveVersion || e.warpsPerCTA.empty() || e.instrShape.size() < 2 || !haveTransposed) {
+    if (!haveVersion || !haveWarps || !haveInstr || !haveTransposed) {
       p.emitError(p.getNameLoc(), "amd_mfma needs 'version', 'warpsPerCTA', 'instrShape' and "
                                   "'isTransposed'");
       return {};
     }
     if (e.instrShape.size() == 2)
       e.instrShape.push_back(legacyMfmaK(e.version, e.instrShape[0]));
-    auto mn = std::make_pair(e.instrShape[0], e.instrShape[1]);
-    if (mn != std::make_pair(32u, 32u) && mn != std::make_pair(16u, 16u) &&
-        mn != std::make_pair(64u, 4u) && mn != std::make_pair(4u, 64u)) {
-      p.emitError(p.getNameLoc(), "amd_mfma instrShape (M, N) must be 32x32, 16x16, 64x4 or 4x64");
-      return {};
-    }
-    if (e.elementBitWidth != 32 && e.elementBitWidth != 64) {
-      p.emitError(p.getNameLoc(), "amd_mfma elementBitWidth must be 32 or 64");
-      return {};
-    }
-    if (!e.tilesPerWarp.empty() && e.tilesPerWarp.size() != e.warpsPerCTA.size()) {
-      p.emitError(p.getNameLoc(), "amd_mfma tilesPerWarp must have one entry per dim");
-      return {};
-    }
     if (std::all_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
                     [](unsigned t) { return t == 1; }))
       e.tilesPerWarp.clear();
@@ -663,6 +602,7 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
     AmdWmmaEncoding e;
     DictionaryAttr ctaLayout;
     unsigned rank = 2;
+    bool haveWarps = false;
     for (auto nv : dict) {
       StringRef k = nv.getName().strref();
       Attribute v = nv.getValue();
@@ -671,7 +611,7 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       else if (k == "isTranspose" || k == "isTransposed")
         ok = boolValue(p, v, k, e.isTranspose);
       else if (k == "warpsPerCTA")
-        e.warpsPerCTA = uintList(p, v, k, ok);
+        e.warpsPerCTA = uintList(p, v, k, ok), haveWarps = true;
       else if (k == "tilesPerWarp")
         e.tilesPerWarp = uintList(p, v, k, ok);
       else if (k == "instrShape")
@@ -696,7 +636,9 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
         warps = basesList(p, w, "warp", ok);
       if (!ok)
         return {};
-      unsigned r = rankOfBases({&regs, &warps});
+      unsigned r = 0;
+      if (!basesRank(p, {&regs, &warps}, r))
+        return {};
       if (r)
         rank = r;
       e.warpsPerCTA.assign(rank, 1);
@@ -732,12 +674,8 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
         return {};
       }
     }
-    if (e.warpsPerCTA.empty()) {
+    if (!haveWarps && !ctaLayout) {
       p.emitError(p.getNameLoc(), "amd_wmma needs 'warpsPerCTA' or 'ctaLayout'");
-      return {};
-    }
-    if (e.version < 1 || e.version > 3) {
-      p.emitError(p.getNameLoc(), "amd_wmma version must be 1, 2 or 3");
       return {};
     }
     if (std::all_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
@@ -777,21 +715,13 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
         p.emitError(p.getNameLoc(), "Expected basis of '") << names[i] << "' not found";
         return {};
       }
-    unsigned rank = rankOfBases({&regs, &lanes, &warps, &blocks});
-    if (rank == 0) {
-      p.emitError(p.getNameLoc(), "Empty Layout not supported");
-      return {};
-    }
-    if (!checkBasesRank(p, {&regs, &lanes, &warps, &blocks}, rank))
+    unsigned rank = 0;
+    if (!basesRank(p, {&regs, &lanes, &warps, &blocks}, rank))
       return {};
     LinearEncoding e;
     e.generic = mnemonic == "generic_linear";
     e.ll = namedLinear({{"register", regs}, {"lane", lanes}, {"warp", warps}, {"block", blocks}},
                        rank);
-    if (!e.ll.isSurjective()) {
-      p.emitError(p.getNameLoc(), "linear layout is not surjective");
-      return {};
-    }
     return finish(e);
   }
   if (mnemonic == "swizzled_shared" || mnemonic == "amd_rotating_shared" || mnemonic == "shared") {
@@ -815,10 +745,6 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       }
       if (!ok)
         return {};
-    }
-    if (e.order.empty() || e.vec == 0 || e.perPhase == 0 || e.maxPhase == 0) {
-      p.emitError(p.getNameLoc(), "shared layout needs vec, perPhase, maxPhase (>= 1) and order");
-      return {};
     }
     auto c = cga.finish(p, unsigned(e.order.size()));
     if (!c)
@@ -862,11 +788,6 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       p.emitError(p.getNameLoc(), "nvmma_shared needs 'swizzlingByteWidth' and 'elementBitWidth'");
       return {};
     }
-    if (e.swizzlingByteWidth != 0 && e.swizzlingByteWidth != 32 && e.swizzlingByteWidth != 64 &&
-        e.swizzlingByteWidth != 128) {
-      p.emitError(p.getNameLoc(), "swizzlingByteWidth must be 0, 32, 64 or 128");
-      return {};
-    }
     if (!haveRank && cga.legacyRank())
       e.rank = cga.legacyRank();
     auto c = cga.finish(p, e.rank);
@@ -877,7 +798,14 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       // Written before elementBitWidth moved into the attribute (early
       // 2025), or as 0: the width is the element type's, known at each
       // memdesc that uses it, exactly as for the older #ttg.shared with
-      // hasLeadingOffset.
+      // hasLeadingOffset. Its other fields are checked as written, with a
+      // stand-in width.
+      NVMMASharedEncoding written = e;
+      written.elementBitWidth = 16;
+      if (std::string invalid = validateEncoding(Encoding{written}); !invalid.empty()) {
+        p.emitError(p.getNameLoc(), invalid);
+        return {};
+      }
       LegacySharedEncoding l;
       l.hasLeadingOffset = true;
       l.maxPhase = std::max(1u, e.swizzlingByteWidth / 16);
@@ -894,12 +822,9 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
     Bases off, blk;
     if (!offsetBlockBases(p, dict, off, blk, ok))
       return {};
-    unsigned rank = rankOfBases({&off, &blk});
-    if (rank == 0 || !checkBasesRank(p, {&off, &blk}, rank)) {
-      if (rank == 0)
-        p.emitError(p.getNameLoc(), "shared_linear needs offset bases");
+    unsigned rank = 0;
+    if (!basesRank(p, {&off, &blk}, rank))
       return {};
-    }
     SharedLinearEncoding e;
     e.ll = namedLinear({{"offset", off}, {"block", blk}}, rank);
     e.alignment = alignment;

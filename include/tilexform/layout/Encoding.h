@@ -195,13 +195,9 @@ EncodingPtr resolveLegacyShared(const EncodingPtr &enc, unsigned elementBits, un
 /// Whether two layouts are the same at `shape`: equal linear layouts.
 bool equivalentAt(const Encoding &a, const Encoding &b, const std::vector<int64_t> &shape);
 
-/// What makes a layout invalid (Triton's verifier rules that the algebra
-/// relies on: power-of-two counts, `order` a permutation, consistent ranks,
-/// known MMA shapes), or empty when it is valid.
 /// Whether a layout is or stands on a layout kind tilexform does not model
 /// (`#ttg.slice` of a `#ttg.dot_op` of `#ttig.dpas`): its rank is unknown.
 bool hasUnmodelledPart(const Encoding &enc);
-std::string validateEncoding(const Encoding &enc);
 
 /// The product of warpsPerCTA of a distributed layout (following parents);
 /// 0 when the kind does not define it.
