@@ -1,8 +1,11 @@
 #include "tilexform/asm/Probe.h"
 #include "tilexform/support/InputError.h"
+#include "tilexform/support/InputKind.h"
 #include "tilexform/support/Parallel.h"
 
 #include <llvm/Support/Path.h>
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -19,7 +22,35 @@ struct Candidate {
   std::string path;
   ArtifactKind kind;
   bool explicitlyNamed = false;
+  bool kindFromName = true; // false: a named file whose extension says nothing
 };
+
+constexpr const char *kProbeReads =
+    "probe reads .amdgcn, .hsaco, .cubin, .ptx, .sass or a metadata .json";
+
+/// The artifact kind the content shows, when it shows one.
+std::optional<ArtifactKind> artifactKindOfContent(InputKind kind) {
+  switch (kind) {
+  case InputKind::CudaElf:
+    return ArtifactKind::Cubin;
+  case InputKind::AmdgpuElf:
+    return ArtifactKind::Hsaco;
+  case InputKind::Json:
+    return ArtifactKind::MetadataJson;
+  case InputKind::Ptx:
+    return ArtifactKind::Ptx;
+  case InputKind::Amdgcn:
+    return ArtifactKind::Amdgcn;
+  case InputKind::Sass:
+    return ArtifactKind::Sass;
+  default:
+    return std::nullopt;
+  }
+}
+
+bool isListing(ArtifactKind k) {
+  return k == ArtifactKind::Amdgcn || k == ArtifactKind::Ptx || k == ArtifactKind::Sass;
+}
 
 struct FileResult {
   std::vector<KernelFacts> facts;
@@ -39,12 +70,9 @@ llvm::Error collect(const std::string &path, std::vector<Candidate> &out) {
   if (ec || !fs::exists(st))
     return artifactError(path, 0, 0, describeSystemError(ec && ec.value() ? ec.value() : ENOENT));
   if (!fs::is_directory(st)) {
+    // A name that says nothing (kernel.bin, a .py): the content decides.
     auto kind = artifactKindOf(path);
-    if (!kind)
-      return artifactError(path, 0, 0,
-                           "not a kernel artifact (expected .amdgcn, .hsaco, .cubin, .ptx, "
-                           ".sass or a metadata .json)");
-    out.push_back({path, *kind, true});
+    out.push_back({path, kind.value_or(ArtifactKind::Amdgcn), true, kind.has_value()});
     return llvm::Error::success();
   }
   std::vector<Candidate> found;
@@ -77,15 +105,26 @@ FileResult readOne(const Candidate &c) {
     return r;
   }
   llvm::StringRef contents = (*buffer)->getBuffer();
-  if (contents.empty()) {
-    r.error = errorLine(artifactError(c.path, 0, 0, "empty file"));
+  // Content first, the name second: a .cubin that holds Python is named for
+  // what it is, and so is a dump given to probe.
+  InputKind sniffed = sniffInputKind(contents, c.path);
+  ArtifactKind kind = c.kind;
+  if (auto shown = artifactKindOfContent(sniffed)) {
+    if (!c.kindFromName || !isListing(kind) || !isListing(*shown))
+      kind = *shown;
+  } else if (!c.kindFromName || (sniffed != InputKind::Unknown && sniffed != InputKind::Binary)) {
+    if (sniffed == InputKind::Unknown)
+      r.error = errorLine(
+          artifactError(c.path, 0, 0, fmt::format("not a kernel artifact ({})", kProbeReads)));
+    else
+      r.error = errorLine(wrongInputKindError(c.path, sniffed, kProbeReads));
     return r;
   }
-  auto facts = readArtifact(c.kind, c.path, contents);
+  auto facts = readArtifact(kind, c.path, contents);
   if (!facts) {
     std::string message = errorLine(facts.takeError());
     // A tree holds other JSON too (timings, configs): skip it unless named.
-    if (c.kind == ArtifactKind::MetadataJson && !c.explicitlyNamed) {
+    if (kind == ArtifactKind::MetadataJson && !c.explicitlyNamed) {
       r.skipped = true;
       return r;
     }

@@ -5,6 +5,7 @@
 #include "tilexform/cli/Commands.h"
 #include "tilexform/cli/Output.h"
 #include "tilexform/support/InputError.h"
+#include "tilexform/support/InputKind.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -185,6 +186,24 @@ llvm::Expected<asmfile::AuditReport> auditFile(const std::string &path) {
       return buf.takeError();
     text = (*buf)->getBuffer().str();
   }
+  // A listing is what audit reads: anything else is named for what it is.
+  const std::string shown = path == "-" ? "<stdin>" : path;
+  switch (InputKind kind = sniffInputKind(text, shown)) {
+  case InputKind::Ptx:
+  case InputKind::Amdgcn:
+  case InputKind::Sass:
+  case InputKind::Unknown:
+  case InputKind::Binary: // the listing reader names where the text stops
+    break;
+  case InputKind::CudaElf:
+  case InputKind::AmdgpuElf:
+  case InputKind::Elf:
+    return wrongInputKindError(shown, kind,
+                               "audit reads an .amdgcn, .sass or .ptx listing (for a code "
+                               "object, give its llvm-objdump -d or cuobjdump -sass text)");
+  default:
+    return wrongInputKindError(shown, kind, "audit reads an .amdgcn, .sass or .ptx listing");
+  }
   asmfile::AuditOptions o;
   if (!opts.kernel.empty())
     o.kernel = opts.kernel;
@@ -296,10 +315,10 @@ int runDiff() {
   // named as the likely cause of different code.
   std::optional<analysis::SignatureComparison> signature;
   if (!opts.ttgir.empty()) {
-    auto pa = loadForCommand(opts.ttgir[0]);
+    auto pa = loadForCommand(opts.ttgir[0], "audit --ttgir");
     if (!pa)
       return reportError(pa.takeError(), kExitInput);
-    auto pb = loadForCommand(opts.ttgir[1]);
+    auto pb = loadForCommand(opts.ttgir[1], "audit --ttgir");
     if (!pb)
       return reportError(pb.takeError(), kExitInput);
     signature =

@@ -26,7 +26,7 @@ struct InspectOptions {
 FileOutput inspectOne(const std::string &file, gluon::GluonApi api) {
   FileOutput o;
   const std::string shown = file == "-" ? "<stdin>" : file;
-  auto loaded = loadForCommand(file);
+  auto loaded = loadForCommand(file, "inspect", true);
   if (!loaded) {
     o.error = errorLine(loaded.takeError());
     return o;

@@ -39,7 +39,7 @@ Json findingJson(const lint::Finding &f) {
 }
 
 llvm::Expected<lint::LintReport> lintFile(const std::string &file) {
-  auto loaded = loadForCommand(file);
+  auto loaded = loadForCommand(file, "lint");
   if (!loaded)
     return loaded.takeError();
   lint::LintOptions o;
@@ -182,11 +182,11 @@ void addLintCommand(CLI::App &root) {
       ->allow_extra_args(false);
   cmd->add_option("--fail-on", opts.failOn,
                   "Exit 1 when a finding of this severity or worse exists")
-      ->check(CLI::IsMember({"error", "warning"}))
+      ->check(oneOf({"error", "warning"}))
       ->capture_default_str();
   addArchOption(cmd, opts.arch, "Judge the dump for this target instead of its ttg.target");
   cmd->add_option("--format", opts.format, "Output format (jsonl: one JSON document per line)")
-      ->check(CLI::IsMember({"text", "json", "jsonl", "sarif"}))
+      ->check(oneOf({"text", "json", "jsonl", "sarif"}))
       ->each([](const std::string &v) {
         if (v == "jsonl")
           setJsonLines(true);

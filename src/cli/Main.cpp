@@ -7,6 +7,7 @@
 #include "tilexform/support/InputError.h"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringRef.h>
 
@@ -46,6 +47,31 @@ std::string explainExtras(const CLI::App *app, const std::string &what) {
   return "unknown option '" + flag + "'" + (best.empty() ? "" : " (did you mean '" + best + "'?)");
 }
 
+/// `tilexform help dumps`: where the files every command reads come from.
+constexpr const char *kDumpsHelp =
+    R"(Where the inputs come from
+
+Triton writes every stage of a compilation into its cache, one directory per
+compiled kernel and options: $TRITON_CACHE_DIR/<key>/ (default
+~/.triton/cache). Run the kernel once (TRITON_ALWAYS_COMPILE=1 recompiles a
+kernel that is already cached), then find it by name:
+
+  KERNEL.ttir     Triton IR, before layout assignment: inspect reads it
+  KERNEL.ttgir    TritonGPU IR with layouts: recover, verify, transcribe, lint,
+                  inspect and audit --ttgir read it
+  KERNEL.amdgcn   AMD assembly: audit and probe read it
+  KERNEL.ptx      PTX: audit and probe read it
+  KERNEL.hsaco    AMD code object, KERNEL.cubin NVIDIA binary: probe reads them
+  KERNEL.json     the compile metadata (num_warps, target, ...): probe reads it
+
+TRITON_KERNEL_DUMP=1 also writes the stages (and a .sass for NVIDIA) under
+$TRITON_DUMP_DIR (default ~/.triton/dump), one directory per source; configs
+of one kernel overwrite each other there, so prefer the cache directory.
+survey reads the kernel sources (.py) themselves.
+
+See docs/recover.md, "Getting the dumps".
+)";
+
 /// Every command: its name, what defines its options, what runs it.
 struct CommandDef {
   const char *name;
@@ -84,6 +110,42 @@ std::string commandWord(int argc, char **argv) {
     return "";
   }
   return "";
+}
+
+/// `gate champio`: the mode named with the nearest one and the modes there
+/// are; `gate` alone: the modes there are. 0 when the mode is fine.
+int checkMode(CLI::App &app, const std::string &command, int argc, char **argv) {
+  CLI::App *cmd = nullptr;
+  for (auto *sub : app.get_subcommands({}))
+    if (sub->get_name() == command)
+      cmd = sub;
+  if (!cmd || cmd->get_subcommands({}).empty())
+    return 0;
+  std::vector<std::string> modes;
+  for (auto *m : cmd->get_subcommands({}))
+    modes.push_back(m->get_name());
+  for (int i = 2; i < argc; ++i) {
+    llvm::StringRef a(argv[i]);
+    if (a == "-h" || a == "--help")
+      return 0; // CLI11 prints the command's help
+    if (a == "--max-input-size" || a == "--color") {
+      ++i;
+      continue;
+    }
+    if (a.starts_with("-"))
+      continue;
+    if (std::find(modes.begin(), modes.end(), a.str()) != modes.end())
+      return 0;
+    std::string best = nearestName(a.str(), modes);
+    return reportError(fmt::format("{}: unknown mode '{}'{}; modes: {} (see tilexform {} --help)",
+                                   command, a.str(),
+                                   best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best),
+                                   llvm::join(modes, ", "), command),
+                       kExitUsage);
+  }
+  return reportError(fmt::format("{}: a mode is required: {} (see tilexform {} --help)", command,
+                                 llvm::join(modes, ", "), command),
+                     kExitUsage);
 }
 
 } // namespace
@@ -143,15 +205,21 @@ int dispatch(int argc, char **argv) {
         return kExitOk;
       }
       std::string of = argv[2];
+      if (of == "dumps") {
+        printText(kDumpsHelp);
+        return kExitOk;
+      }
       for (auto *sub : app.get_subcommands({}))
         if (sub->get_name() == of) {
           printText(sub->help("tilexform")); // the usage line as `COMMAND --help` gives it
           return kExitOk;
         }
+      names.push_back("dumps");
       std::string best = nearestName(of, names);
+      names.pop_back();
       return reportError("help: unknown command '" + of + "'" +
                              (best.empty() ? "" : " (did you mean '" + best + "'?)") +
-                             "; commands: " + llvm::join(names, ", "),
+                             "; commands: " + llvm::join(names, ", ") + "; topics: dumps",
                          kExitUsage);
     }
     if (std::find(names.begin(), names.end(), word) == names.end()) {
@@ -161,6 +229,10 @@ int dispatch(int argc, char **argv) {
                              "; commands: " + llvm::join(names, ", "),
                          kExitUsage);
     }
+    // A command with modes (gate): an unknown or missing mode is named with
+    // the nearest, as an unknown command is.
+    if (int code = checkMode(app, word, argc, argv))
+      return code;
   }
   try {
     app.parse(argc, argv);

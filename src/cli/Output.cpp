@@ -9,10 +9,12 @@
 #include "tilexform/Version.h"
 #include "tilexform/ir/Module.h"
 #include "tilexform/support/InputError.h"
+#include "tilexform/support/InputKind.h"
 #include "tilexform/support/Parallel.h"
 #include "tilexform/support/RunArena.h"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 #include <llvm/ADT/ScopeExit.h>
 #include <llvm/ADT/StringExtras.h>
 #include <spdlog/spdlog.h>
@@ -38,18 +40,52 @@ std::string checkCount(std::string &value) {
   return "";
 }
 
-llvm::Expected<ir::Module *> loadForCommand(const std::string &path) {
+llvm::Error checkDumpKind(const std::string &shown, llvm::StringRef contents,
+                          llvm::StringRef command, bool readsTtir, bool parsed) {
+  InputKind kind = sniffInputKind(contents, shown);
+  switch (kind) {
+  case InputKind::Ttgir:
+  case InputKind::Unknown:
+  case InputKind::Binary: // the reader names where the text stops being text
+    return llvm::Error::success();
+  case InputKind::Ttir:
+    // Judged once it parses: a damaged dump is named for where it breaks.
+    if (readsTtir || !parsed)
+      return llvm::Error::success();
+    return llvm::make_error<InputError>(
+        shown, 0, 0,
+        fmt::format("TTIR is before layout assignment; {} reads the .ttgir of the same compilation",
+                    command));
+  default:
+    return wrongInputKindError(shown, kind,
+                               fmt::format("{} reads a {} dump (see 'tilexform help dumps')",
+                                           command, readsTtir ? ".ttgir or .ttir" : ".ttgir"));
+  }
+}
+
+llvm::Expected<ir::Module *> loadForCommand(const std::string &path, llvm::StringRef command,
+                                            bool readsTtir) {
   auto start = std::chrono::steady_clock::now();
-  llvm::Expected<std::unique_ptr<ir::Module>> loaded =
-      path == "-" ? [&]() -> llvm::Expected<std::unique_ptr<ir::Module>> {
+  const std::string shown = path == "-" ? "<stdin>" : path;
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  if (path == "-") {
     auto text = readStandardInput();
     if (!text)
       return text.takeError();
-    return ir::loadModuleText(*text, "<stdin>");
-  }()
-      : ir::loadModuleFile(path);
+    buffer = llvm::MemoryBuffer::getMemBufferCopy(*text, shown);
+  } else {
+    auto read = readInputFile(path);
+    if (!read)
+      return read.takeError();
+    buffer = std::move(*read);
+  }
+  if (auto err = checkDumpKind(shown, buffer->getBuffer(), command, readsTtir, false))
+    return err;
+  auto loaded = ir::loadModuleBuffer(std::move(buffer), shown);
   if (!loaded)
     return loaded.takeError();
+  if (auto err = checkDumpKind(shown, (*loaded)->source(), command, readsTtir, true))
+    return err;
   ir::Module *mod = loaded->get();
   // Kept reachable until exit and never destroyed (llvm::BuryPointer keeps
   // only 16, so a run over many files would look leaked to LeakSanitizer).
@@ -385,7 +421,7 @@ void addFormatOptions(CLI::App *cmd, std::string &format, bool &json) {
   cmd->add_option("--format", format,
                   "Output format: text, json (one pretty document) or jsonl (one compact "
                   "document per line, per input file)")
-      ->check(CLI::IsMember({"text", "json", "jsonl"}))
+      ->check(oneOf({"text", "json", "jsonl"}))
       ->each([](const std::string &v) {
         if (v == "jsonl")
           setJsonLines(true);
@@ -397,8 +433,11 @@ void addFormatOptions(CLI::App *cmd, std::string &format, bool &json) {
 void addArchOption(CLI::App *cmd, std::string &arch, const std::string &help) {
   auto canonical = [](std::string &value) -> std::string {
     auto t = hw::parseTargetOption(value);
-    if (!t)
-      return llvm::toString(t.takeError()).substr(strlen("--arch: "));
+    if (!t) {
+      std::string best = nearestName(value, hw::knownArchs());
+      return llvm::toString(t.takeError()).substr(strlen("--arch: ")) +
+             (best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best));
+    }
     value = t->arch;
     return "";
   };
@@ -446,6 +485,19 @@ void printErrorLines(const std::vector<std::string> &lines) {
 }
 
 Json optionalJson(const std::optional<int64_t> &v) { return v ? Json(*v) : Json(nullptr); }
+
+CLI::Validator oneOf(std::vector<std::string> values) {
+  std::string shown = fmt::format("{{{}}}", llvm::join(values, ","));
+  return CLI::Validator(
+      [values = std::move(values)](std::string &value) -> std::string {
+        if (std::find(values.begin(), values.end(), value) != values.end())
+          return "";
+        std::string best = nearestName(value, values);
+        return fmt::format("'{}' is not one of {}{}", value, llvm::join(values, ", "),
+                           best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best));
+      },
+      shown);
+}
 
 std::string nearestName(const std::string &word, const std::vector<std::string> &names) {
   std::string best;

@@ -273,7 +273,7 @@ void addProbeCommand(CLI::App &root) {
       ->capture_default_str();
   cmd->add_option("--format", opts.format,
                   "Output format: text, json, jsonl, or csv (one row per kernel)")
-      ->check(CLI::IsMember({"text", "json", "jsonl", "csv"}))
+      ->check(oneOf({"text", "json", "jsonl", "csv"}))
       ->each([](const std::string &v) {
         if (v == "jsonl")
           setJsonLines(true);

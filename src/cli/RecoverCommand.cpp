@@ -28,7 +28,7 @@ struct RecoverOptions {
 
 FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
   FileOutput o;
-  auto loaded = loadForCommand(file);
+  auto loaded = loadForCommand(file, "recover");
   if (!loaded) {
     o.error = errorLine(loaded.takeError());
     return o;

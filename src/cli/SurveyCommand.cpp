@@ -212,6 +212,17 @@ int execute() {
   if (!report)
     return reportError(report.takeError());
   printErrorLines(report->errors);
+  // Nothing surveyed (a mistyped root, a tree without Python) says so: a
+  // gate (--fail-on) that checked nothing fails instead of passing.
+  if (report->filesScanned == 0 && report->errors.empty()) {
+    std::string why =
+        fmt::format("no .py files under {}{}", llvm::join(opts.roots, ", "),
+                    report->filesExcluded ? fmt::format(" ({} excluded)", report->filesExcluded)
+                                          : std::string());
+    if (!opts.failOn.empty())
+      return reportError(fmt::format("{}; --fail-on has nothing to check", why), kExitInput);
+    printErrorLines({fmt::format("warning: {}", why)});
+  }
   // --fail-on: exit 1 when a finding of a named kind (or any, `all`) exists.
   int code = kExitOk;
   if (!opts.failOn.empty())
@@ -243,7 +254,7 @@ void addSurveyCommand(CLI::App &root) {
       ->check(CLI::Validator(checkCount, "N"))
       ->capture_default_str();
   cmd->add_option("--format", opts.format, "Output format (jsonl: the JSON on one line)")
-      ->check(CLI::IsMember({"text", "json", "jsonl", "sarif"}))
+      ->check(oneOf({"text", "json", "jsonl", "sarif"}))
       ->each([](const std::string &v) {
         if (v == "jsonl")
           setJsonLines(true);
@@ -253,7 +264,7 @@ void addSurveyCommand(CLI::App &root) {
   cmd->add_option("--target-compiler", opts.targetCompiler,
                   "Compiler that judges vendor backend folders (backend/_<vendor>/): upstream "
                   "Triton, or the vendor's fork (what the fork accepts is then no finding)")
-      ->check(CLI::IsMember({"upstream", "fork"}))
+      ->check(oneOf({"upstream", "fork"}))
       ->capture_default_str();
   cmd->add_option("--fail-on", opts.failOnList,
                   "Exit 1 when a finding of these kinds exists (comma-separated rule ids, or "

@@ -32,7 +32,7 @@ void addTerminalOptions(CLI::App &app) {
   app.add_flag("-q,--quiet", gSettings.quiet, "Errors only on stderr: no warnings or progress");
   app.add_option("--color", gSettings.color,
                  "Colour: auto (a terminal, unless NO_COLOR is set), always or never")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->check(oneOf({"auto", "always", "never"}))
       ->capture_default_str();
 }
 

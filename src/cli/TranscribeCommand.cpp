@@ -54,7 +54,7 @@ int runTranscribeCommand() {
   }
   if (int code = refuseExistingOut(opts.out, opts.force))
     return code;
-  auto loaded = loadForCommand(opts.file);
+  auto loaded = loadForCommand(opts.file, "transcribe");
   if (!loaded)
     return reportError(loaded.takeError());
   auto recovered = analysis::recover(**loaded, *api, opts.arch);

@@ -65,12 +65,12 @@ Json sharedJson(const analysis::SharedSummary &s) {
 FileOutput verifyOne(const std::string &plainPath, const std::string &anchorPath,
                      gluon::GluonApi api) {
   FileOutput o;
-  auto plain = loadForCommand(plainPath);
+  auto plain = loadForCommand(plainPath, "verify");
   if (!plain) {
     o.error = errorLine(plain.takeError());
     return o;
   }
-  auto anchor = loadForCommand(anchorPath);
+  auto anchor = loadForCommand(anchorPath, "verify");
   if (!anchor) {
     o.error = errorLine(anchor.takeError());
     return o;

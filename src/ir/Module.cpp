@@ -296,7 +296,6 @@ llvm::Expected<T> parseStandalone(mlir::MLIRContext *ctx, const std::string &tex
 
 } // namespace
 
-namespace {
 llvm::Expected<std::unique_ptr<Module>> loadModuleBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
                                                          const std::string &path) {
   if (auto e = checkText(path, buffer->getBuffer()))
@@ -307,7 +306,6 @@ llvm::Expected<std::unique_ptr<Module>> loadModuleBuffer(std::unique_ptr<llvm::M
       return e;
   return mod;
 }
-} // namespace
 
 llvm::Expected<std::unique_ptr<Module>> loadModuleText(llvm::StringRef text,
                                                        const std::string &path) {

@@ -17,7 +17,8 @@
 
 namespace CLI {
 class App;
-}
+class Validator;
+} // namespace CLI
 namespace tilexform::ir {
 struct SourceLoc;
 class Module;
@@ -34,7 +35,18 @@ std::string checkCount(std::string &value);
 /// Loads a dump for a command (`-`: standard input). The module lives until
 /// the process exits and is never torn down (as clang's -disable-free):
 /// freeing a large op tree costs more than a command's own work.
-llvm::Expected<ir::Module *> loadForCommand(const std::string &path);
+///
+/// Input of another kind is refused before it is parsed, named for what it
+/// is (support/InputKind.h): Python source, an ELF, JSON, a listing, an empty
+/// file, and a TTIR dump unless `readsTtir` (it has no layouts yet).
+/// `command` names the reader in that message.
+llvm::Expected<ir::Module *> loadForCommand(const std::string &path, llvm::StringRef command,
+                                            bool readsTtir = false);
+/// The check `loadForCommand` makes before parsing (`parsed` false) and
+/// after (true: only then is a dump without layouts TTIR rather than a
+/// damaged TTGIR): success for a TTGIR dump, or text the reader must judge.
+llvm::Error checkDumpKind(const std::string &shown, llvm::StringRef contents,
+                          llvm::StringRef command, bool readsTtir, bool parsed);
 
 enum ExitCode : int {
   kExitOk = 0,
@@ -166,6 +178,11 @@ private:
 /// The nearest of `names` to `word` (at most two edits away, or a prefix),
 /// for "did you mean" in usage errors; "" when none is near.
 std::string nearestName(const std::string &word, const std::vector<std::string> &names);
+
+/// A CLI11 check for an option that takes one of `values` (`--format`,
+/// `--color`): any other value is named with the nearest one, as an unknown
+/// command is ("'jsn' is not one of text, json, jsonl (did you mean 'json'?)").
+CLI::Validator oneOf(std::vector<std::string> values);
 
 /// One stderr line per unreadable input, each already `file:line:col: error: ...`.
 void printErrorLines(const std::vector<std::string> &lines);

@@ -165,6 +165,9 @@ using tilexform::InputError;
 llvm::Expected<std::unique_ptr<Module>> loadModuleFile(const std::string &path);
 llvm::Expected<std::unique_ptr<Module>> loadModuleText(llvm::StringRef text,
                                                        const std::string &path);
+/// The same for a buffer already read (the module keeps it).
+llvm::Expected<std::unique_ptr<Module>> loadModuleBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                                                         const std::string &path);
 
 /// Parses one attribute or type written in Triton's syntax (older spellings
 /// accepted). Errors carry the column within `text`.
