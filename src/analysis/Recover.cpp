@@ -242,10 +242,7 @@ private:
     bool listed = !maxSites_ || l.siteCount < maxSites_;
     ++l.siteCount;
     if (l.encoding->isShared()) {
-      std::vector<int64_t> buffer = shapeOf(v->type);
-      unsigned rank = l.encoding->rank();
-      if (rank && rank < buffer.size())
-        buffer.erase(buffer.begin(), buffer.end() - rank);
+      std::vector<int64_t> buffer = layout::bufferShape(*l.encoding, shapeOf(v->type));
       if (std::find(l.bufferShapes.begin(), l.bufferShapes.end(), buffer) == l.bufferShapes.end())
         l.bufferShapes.push_back(std::move(buffer));
     }
@@ -541,12 +538,8 @@ private:
       }
       l.gluon = g.expr;
       std::vector<int64_t> shape = l.shape;
-      if (!l.sites.empty() && l.encoding->isShared()) {
-        // Shared layouts are evaluated on the trailing dims of the memdesc.
-        unsigned rank = l.encoding->rank();
-        if (rank && rank < shape.size())
-          shape.erase(shape.begin(), shape.end() - rank);
-      }
+      if (!l.sites.empty())
+        shape = layout::bufferShape(*l.encoding, std::move(shape));
       if (l.encoding->is<layout::OpaqueEncoding>())
         shape.clear();
       auto rt = gluon::checkRoundTrip(*l.encoding, *g.expr, shape);

@@ -23,12 +23,7 @@ std::map<std::string, LayoutUse> usesOf(const RecoverReport &r) {
   std::map<std::string, std::string> normalForms;
   for (auto &l : r.layouts) {
     for (auto &s : l.sites) {
-      std::vector<int64_t> llShape = s.shape;
-      if (l.encoding->isShared()) {
-        unsigned rank = l.encoding->rank();
-        if (rank && rank < llShape.size())
-          llShape.erase(llShape.begin(), llShape.end() - rank);
-      }
+      std::vector<int64_t> llShape = layout::bufferShape(*l.encoding, s.shape);
       // Sites of one layout repeat a few shapes: compute each normal form once.
       auto [it, fresh] = normalForms.try_emplace(l.attr + "@" + shapeText(llShape));
       if (fresh) {

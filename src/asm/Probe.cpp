@@ -28,26 +28,6 @@ struct Candidate {
 constexpr const char *kProbeReads =
     "probe reads .amdgcn, .hsaco, .cubin, .ptx, .sass or a metadata .json";
 
-/// The artifact kind the content shows, when it shows one.
-std::optional<ArtifactKind> artifactKindOfContent(InputKind kind) {
-  switch (kind) {
-  case InputKind::CudaElf:
-    return ArtifactKind::Cubin;
-  case InputKind::AmdgpuElf:
-    return ArtifactKind::Hsaco;
-  case InputKind::Json:
-    return ArtifactKind::MetadataJson;
-  case InputKind::Ptx:
-    return ArtifactKind::Ptx;
-  case InputKind::Amdgcn:
-    return ArtifactKind::Amdgcn;
-  case InputKind::Sass:
-    return ArtifactKind::Sass;
-  default:
-    return std::nullopt;
-  }
-}
-
 bool isListing(ArtifactKind k) {
   return k == ArtifactKind::Amdgcn || k == ArtifactKind::Ptx || k == ArtifactKind::Sass;
 }
@@ -109,7 +89,7 @@ FileResult readOne(const Candidate &c) {
   // what it is, and so is a dump given to probe.
   InputKind sniffed = sniffInputKind(contents, c.path);
   ArtifactKind kind = c.kind;
-  if (auto shown = artifactKindOfContent(sniffed)) {
+  if (auto shown = artifactKindOf(sniffed)) {
     if (!c.kindFromName || !isListing(kind) || !isListing(*shown))
       kind = *shown;
   } else if (!c.kindFromName || (sniffed != InputKind::Unknown && sniffed != InputKind::Binary)) {

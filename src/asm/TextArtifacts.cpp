@@ -80,20 +80,27 @@ const char *artifactKindName(ArtifactKind kind) {
   return "?";
 }
 
-std::optional<ArtifactKind> artifactKindOf(const std::string &path) {
-  llvm::StringRef p(path);
-  size_t dot = p.rfind('.');
-  if (dot == llvm::StringRef::npos)
+std::optional<ArtifactKind> artifactKindOf(InputKind kind) {
+  switch (kind) {
+  case InputKind::CudaElf:
+    return ArtifactKind::Cubin;
+  case InputKind::AmdgpuElf:
+    return ArtifactKind::Hsaco;
+  case InputKind::Json:
+    return ArtifactKind::MetadataJson;
+  case InputKind::Ptx:
+    return ArtifactKind::Ptx;
+  case InputKind::Amdgcn:
+    return ArtifactKind::Amdgcn;
+  case InputKind::Sass:
+    return ArtifactKind::Sass;
+  default:
     return std::nullopt;
-  llvm::StringRef ext = p.substr(dot + 1);
-  return llvm::StringSwitch<std::optional<ArtifactKind>>(ext)
-      .Case("amdgcn", ArtifactKind::Amdgcn)
-      .Case("hsaco", ArtifactKind::Hsaco)
-      .Case("cubin", ArtifactKind::Cubin)
-      .Case("ptx", ArtifactKind::Ptx)
-      .Case("sass", ArtifactKind::Sass)
-      .Case("json", ArtifactKind::MetadataJson)
-      .Default(std::nullopt);
+  }
+}
+
+std::optional<ArtifactKind> artifactKindOf(const std::string &path) {
+  return artifactKindOf(inputKindOfName(path));
 }
 
 // ---------------------------------------------------------------- AMDGCN --

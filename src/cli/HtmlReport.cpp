@@ -95,14 +95,6 @@ std::string sitesHtml(const std::vector<analysis::UseSite> &sites, size_t total)
   return out + "</ul>";
 }
 
-/// The shape a layout is drawn at: a memdesc's trailing dims for a shared one.
-std::vector<int64_t> drawnShape(const layout::Encoding &enc, std::vector<int64_t> shape) {
-  unsigned rank = enc.rank();
-  if (enc.isShared() && rank && rank < shape.size())
-    shape.erase(shape.begin(), shape.end() - rank);
-  return shape;
-}
-
 struct Drawn {
   std::optional<layout::LayoutPicture> picture;
   std::string why; // when there is no picture
@@ -115,7 +107,7 @@ Drawn draw(const layout::EncodingPtr &enc, const std::vector<int64_t> &shape, un
     return d;
   }
   try {
-    auto ll = layout::toLinearLayout(*enc, drawnShape(*enc, shape));
+    auto ll = layout::toLinearLayout(*enc, layout::bufferShape(*enc, shape));
     auto picture = layout::pictureOf(ll, bits);
     if (picture)
       d.picture = std::move(*picture);
@@ -422,8 +414,9 @@ std::string recoverHtml(const analysis::RecoverReport &r, Verdict verdict,
       out += fmt::format("<tr><th>reason</th><td>{}</td></tr>", xmlEscape(l.reason));
     out += "</table>\n";
     Drawn d = draw(l.encoding, l.shape, bitsOfSites(l.sites));
-    out += figure(fmt::format("{} at {}", l.name, shapeText(drawnShape(*l.encoding, l.shape))), d,
-                  l.attr, l.gluon ? *l.gluon : "", {}, id + "-picture");
+    out += figure(
+        fmt::format("{} at {}", l.name, shapeText(layout::bufferShape(*l.encoding, l.shape))), d,
+        l.attr, l.gluon ? *l.gluon : "", {}, id + "-picture");
     out += "</section>\n";
   }
 

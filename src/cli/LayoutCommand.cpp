@@ -217,9 +217,7 @@ int execute() {
   if (!emitted.expr && enc->isShared() && !shape.empty()) {
     // A shared layout Gluon has no class for: its own linear layout at the
     // buffer's shape (the trailing dims), as recover and transcribe write it.
-    std::vector<int64_t> buffer = shape;
-    if (unsigned rank = enc->rank(); rank && rank < buffer.size())
-      buffer.erase(buffer.begin(), buffer.end() - rank);
+    std::vector<int64_t> buffer = layout::bufferShape(*enc, shape);
     auto lin = gluon::emitGluonAsLinear(*enc, buffer, *api);
     if (lin.expr) {
       auto rt = gluon::checkLinearRoundTrip(*enc, *lin.expr, buffer);

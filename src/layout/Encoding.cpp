@@ -816,6 +816,13 @@ EncodingPtr resolveLegacyShared(const EncodingPtr &enc, unsigned elementBits, un
   return makeEncoding(n);
 }
 
+std::vector<int64_t> bufferShape(const Encoding &enc, std::vector<int64_t> shape) {
+  unsigned rank = enc.rank();
+  if (enc.isShared() && rank && rank < shape.size())
+    shape.erase(shape.begin(), shape.end() - rank);
+  return shape;
+}
+
 LinearLayout toLinearLayout(const Encoding &enc, const std::vector<int64_t> &shape) {
   for (auto s : shape)
     if (!isPow2(s))

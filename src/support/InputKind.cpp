@@ -50,7 +50,9 @@ bool hasLayouts(llvm::StringRef text) {
   return false;
 }
 
-InputKind byExtension(llvm::StringRef path) {
+} // namespace
+
+InputKind inputKindOfName(llvm::StringRef path) {
   size_t slash = path.find_last_of('/');
   llvm::StringRef name = slash == llvm::StringRef::npos ? path : path.substr(slash + 1);
   if (name == "CMakeCache.txt")
@@ -68,8 +70,6 @@ InputKind byExtension(llvm::StringRef path) {
       .Case("hsaco", InputKind::AmdgpuElf)
       .Default(InputKind::Unknown);
 }
-
-} // namespace
 
 InputKind sniffInputKind(llvm::StringRef contents, llvm::StringRef path) {
   if (contents.ltrim().empty())
@@ -121,7 +121,7 @@ InputKind sniffInputKind(llvm::StringRef contents, llvm::StringRef path) {
     if (isPythonLine(line))
       return InputKind::Python;
   }
-  InputKind ext = byExtension(path);
+  InputKind ext = inputKindOfName(path);
   return ext == InputKind::CudaElf || ext == InputKind::AmdgpuElf ? InputKind::Unknown : ext;
 }
 

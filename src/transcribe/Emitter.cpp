@@ -23,6 +23,8 @@ Emitter::Emitter(const ir::Module &m, const analysis::RecoverReport &rec,
   std::vector<std::string> names = analysis::layoutConstantNames(rec);
   for (size_t i = 0; i < rec.layouts.size(); ++i) {
     layoutNames_[rec.layouts[i].attr] = i < names.size() ? names[i] : "";
+    if (!rec.layouts[i].gluonAtShape.empty())
+      perShape_[rec.layouts[i].attr] = &rec.layouts[i];
     // A module-level constant: no value or parameter may rebind it.
     if (i < names.size() && !names[i].empty())
       scope_.reserve(names[i]);
@@ -70,13 +72,9 @@ std::string Emitter::layoutOf(mlir::Type t, unsigned line) {
   std::string text = layout::printEncoding(*enc);
   auto it = layoutNames_.find(text);
   // A layout written per buffer shape: the constant of this buffer's shape.
-  for (auto &l : rec_.layouts) {
-    if (l.attr != text || l.gluonAtShape.empty() || it == layoutNames_.end())
-      continue;
-    std::vector<int64_t> shape = shapeOf(t);
-    unsigned rank = enc->rank();
-    if (rank && rank < shape.size())
-      shape.erase(shape.begin(), shape.end() - rank);
+  if (auto per = perShape_.find(text); per != perShape_.end() && it != layoutNames_.end()) {
+    const analysis::RecoveredLayout &l = *per->second;
+    std::vector<int64_t> shape = layout::bufferShape(*enc, shapeOf(t));
     for (auto &[s, expr] : l.gluonAtShape)
       if (s == shape) {
         std::string base = it->second;
@@ -410,32 +408,17 @@ bool Emitter::wellFormed(const Operation &op) {
   }
   if (op.operands.size() < need)
     return false;
+  // Ops that may have no result though their schema's rule can give one
+  // (those whose rule gives none are told by the schema).
   static const std::set<std::string> noResult = {"scf.for",
                                                  "scf.if",
                                                  "scf.while",
-                                                 "gpu.barrier",
-                                                 "llvm.intr.assume",
-                                                 "tt.store",
-                                                 "ttg.local_store",
-                                                 "ttg.local_dealloc",
-                                                 "ttng.fence_async_shared",
                                                  "ttg.async_copy_global_to_local",
                                                  "ttg.async_commit_group",
                                                  "ttg.async_wait",
-                                                 "ttng.init_barrier",
-                                                 "ttng.inval_barrier",
-                                                 "ttng.barrier_expect",
-                                                 "ttng.wait_barrier",
-                                                 "ttng.arrive_barrier",
-                                                 "ttng.async_tma_copy_global_to_local",
-                                                 "ttng.async_tma_copy_local_to_global",
-                                                 "ttng.async_tma_store_wait",
                                                  "ttng.tmem_store",
                                                  "ttng.tc_gen5_mma",
-                                                 "ttng.tc_gen5_commit",
                                                  "ttng.warp_group_dot_wait",
-                                                 "tt.return",
-                                                 "amdg.buffer_store",
                                                  "tt.atomic_rmw"};
   return !op.results.empty() || noResult.count(op.name) ||
          (op.schema && op.schema->results == ir::ResultRule::None);

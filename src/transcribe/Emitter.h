@@ -136,6 +136,8 @@ private:
   /// class for, used at several shapes): constant name -> constructor, and
   /// the comment above it.
   std::map<std::string, std::pair<std::string, std::string>> shapeConstants_;
+  /// The layouts written per buffer shape, by attribute text.
+  std::map<std::string, const analysis::RecoveredLayout *> perShape_;
   Scope scope_;
   std::map<const ir::Value *, std::string> exprs_;
   std::string body_;

@@ -4,6 +4,8 @@
 // it holds; joining the files of one kernel is probe's job.
 #pragma once
 
+#include "tilexform/support/InputKind.h"
+
 #include <llvm/Support/Error.h>
 
 #include <cstdint>
@@ -17,6 +19,9 @@ enum class ArtifactKind { Amdgcn, Hsaco, Cubin, Ptx, Sass, MetadataJson };
 
 /// "amdgcn", "hsaco", "cubin", "ptx", "sass", "json".
 const char *artifactKindName(ArtifactKind kind);
+/// The artifact kind of an input kind (a CUDA ELF is a .cubin, JSON a
+/// metadata sidecar, ...); none for kinds that are no artifact.
+std::optional<ArtifactKind> artifactKindOf(InputKind kind);
 /// The kind a file name implies by its extension; none for other files.
 std::optional<ArtifactKind> artifactKindOf(const std::string &path);
 

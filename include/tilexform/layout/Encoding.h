@@ -177,6 +177,11 @@ std::string printEncoding(const Encoding &enc, AliasLookup aliasOf, const void *
 /// do not fit together or the kind has no linear layout.
 LinearLayout toLinearLayout(const Encoding &enc, const std::vector<int64_t> &shape);
 
+/// The shape `enc` is evaluated at for a value of `shape`: a shared layout
+/// covers a memdesc's trailing dims (its leading dims count buffers); any
+/// other layout the whole shape.
+std::vector<int64_t> bufferShape(const Encoding &enc, std::vector<int64_t> shape);
+
 /// The CGA layout as a LinearLayout `block -> dim0..` for `rank`.
 LinearLayout cgaToLinearLayout(const CGALayout &cga, unsigned rank);
 /// Pre-3.6 CTAsPerCGA / CTASplitNum / CTAOrder to CGA bases.

@@ -32,6 +32,10 @@ enum class InputKind {
 /// `path` only when the content is inconclusive. Pure: no I/O.
 InputKind sniffInputKind(llvm::StringRef contents, llvm::StringRef path);
 
+/// The kind a file's name alone implies (its extension, or `CMakeCache.txt`);
+/// Unknown when the name says nothing.
+InputKind inputKindOfName(llvm::StringRef path);
+
 /// What the kind is, to follow "FILE looks like": "Python source",
 /// "an NVIDIA GPU binary (ELF, .cubin)", "a TTIR dump".
 const char *describeInputKind(InputKind kind);
