@@ -601,6 +601,30 @@ def summarize(rows):
     return s
 
 
+def checked_hashes(path):
+    """The kernel hashes an earlier run checked: a round log (one JSON object
+    a line) or a results file such as tests/transcribe/real/device-results.json
+    (libraries[].kernels[]), whose hashes are prefixes of the full ones."""
+    text = pathlib.Path(path).read_text()
+    hashes = set()
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        doc = None
+    if isinstance(doc, dict) and "libraries" in doc:
+        for lib in doc["libraries"]:
+            hashes.update(k["hash"] for k in lib.get("kernels", []) if k.get("hash"))
+        return hashes
+    for line in text.splitlines():
+        try:
+            h = json.loads(line).get("hash")
+        except (ValueError, AttributeError):
+            continue
+        if h:
+            hashes.add(h)
+    return hashes
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -622,7 +646,7 @@ def main():
                     help="check no further kernel after this long (0: no limit); the rest are "
                          "reported as not checked")
     ap.add_argument("--skip-checked", metavar="ROUND_LOG",
-                    help="do not check again the kernels (by hash) of an earlier run's round-log.jsonl")
+                    help="do not check again the kernels (by hash or hash prefix) of an earlier run's round-log.jsonl or of a results file such as tests/transcribe/real/device-results.json")
     ap.add_argument("--first-config", action="store_true",
                     help="autotuned kernels run the first of their (pruned) configs instead of "
                          "benchmarking every one: faster over a whole library")
@@ -685,15 +709,9 @@ def main():
     rows, compile_rows = [], {a: [] for a in opts.compile_only}
     log = open(out / "round-log.jsonl", "w")
     cap.local.busy = True
-    done_before = set()
-    if opts.skip_checked:
-        for line in pathlib.Path(opts.skip_checked).read_text().splitlines():
-            try:
-                done_before.add(json.loads(line).get("hash"))
-            except ValueError:
-                pass
+    done_before = checked_hashes(opts.skip_checked) if opts.skip_checked else set()
     for h, rec in sorted(cap.kernels.items(), key=lambda kv: kv[1]["order"]):
-        if h in done_before:
+        if any(h.startswith(d) for d in done_before):
             continue
         if opts.check_seconds > 0 and time.time() - t1 > opts.check_seconds:
             not_checked.append(rec["fn"].__name__)
