@@ -137,6 +137,7 @@ struct BlockFacts {
   bool innerLoop = false;
   unsigned innerLine = 0;
   std::string innerHelper; // the inlined helper that brings the loop, "" for a written one
+  std::string innerSwitch; // the constexpr tests it sits under, "" when none
   std::vector<ImportedCall> imported;
 };
 
@@ -150,6 +151,14 @@ struct BlockReader {
   FileAnalysis &file;
   const Scope &scope;
   BlockFacts facts;
+  std::vector<std::string> switches; // the folded ifs around the statement being read
+
+  std::string switchText() const {
+    std::string text;
+    for (const std::string &s : switches)
+      text += (text.empty() ? "" : " and ") + s;
+    return text;
+  }
 
   void expression(Node *root, bool direct) {
     traverse(root, [&](Node *n, const std::vector<Node *> &) {
@@ -172,6 +181,10 @@ struct BlockReader {
             facts.innerLoop = true;
             facts.innerLine = h.loopLine;
             facts.innerHelper = helper->record.name;
+            std::string outer = switchText();
+            facts.innerSwitch = outer.empty() || h.loopSwitch.empty()
+                                    ? outer + h.loopSwitch
+                                    : outer + " and " + h.loopSwitch;
           }
           return true;
         }
@@ -199,6 +212,7 @@ struct BlockReader {
         if (direct && !facts.innerLoop) {
           facts.innerLoop = true;
           facts.innerLine = s->line;
+          facts.innerSwitch = switchText();
         }
         for (Node *c : s->kids)
           if (c)
@@ -207,8 +221,22 @@ struct BlockReader {
       case K::If: {
         expression(s->kids[0], direct);
         bool folded = file.isConstexpr(s->kids[0], scope);
+        // `X`, `not X`, or where the test is something else its line.
+        const Node *t = s->kids[0];
+        bool negated = t->kind == K::UnaryOp && t->text == "not" && !t->kids.empty();
+        std::string name = dottedName(negated ? t->kids[0] : t);
+        std::string holds = name.empty() ? "the test at line " + std::to_string(s->line)
+                                         : (negated ? "not " : "") + name;
+        std::string fails = name.empty() ? "not the test at line " + std::to_string(s->line)
+                                         : (negated ? "" : "not ") + name;
+        if (folded)
+          switches.push_back(holds);
         block(s->body, direct && folded);
+        if (folded)
+          switches.back() = fails;
         block(s->orelse, direct && folded);
+        if (folded)
+          switches.pop_back();
         break;
       }
       case K::With:
@@ -242,10 +270,11 @@ JitFunctionFacts FileAnalysis::jitFunction(const std::string &name) {
     return {};
   inProgress_.insert(name); // recursion counts once
   Scope scope = kernelScope(k->def);
-  BlockReader reader{*this, scope, {}};
+  BlockReader reader{*this, scope, {}, {}};
   reader.block(k->def->body, true);
   inProgress_.erase(name);
-  JitFunctionFacts facts{reader.facts.dots, reader.facts.innerLoop, reader.facts.innerLine};
+  JitFunctionFacts facts{reader.facts.dots, reader.facts.innerLoop, reader.facts.innerLine,
+                         reader.facts.innerSwitch};
   jitFacts_[name] = facts;
   return facts;
 }
@@ -280,7 +309,7 @@ void FileAnalysis::classifyLoops(KernelInfo &k) {
   std::function<void(const std::vector<Node *> &)> visit = [&](const std::vector<Node *> &body) {
     for (Node *s : body) {
       if (s->kind == K::For || s->kind == K::While) {
-        BlockReader reader{*this, scope, {}};
+        BlockReader reader{*this, scope, {}, {}};
         reader.block(s->body, true);
         BlockFacts &b = reader.facts;
         LoopRecord rec;
@@ -342,6 +371,9 @@ void FileAnalysis::classifyLoops(KernelInfo &k) {
                     ? fmt::format("holds the loop at line {}", b.innerLine)
                     : fmt::format("inlines @jit helper {}, whose loop (line {}) lands in its body",
                                   b.innerHelper, b.innerLine);
+            if (!b.innerSwitch.empty())
+              holds += " where " + b.innerSwitch +
+                       " holds (a constexpr: a launch where it does not compiles no loop there)";
             rec.why = "an outer loop: it " + holds +
                       "; Triton pipelines innermost loops only (isOuterLoop), so " +
                       (f.numStages.empty() ? std::string("no num_stages reaches it")
