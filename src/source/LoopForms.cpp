@@ -14,8 +14,73 @@ namespace {
 
 struct LoopForm {
   std::string form, iterator, numStages;
+  const Node *numStagesArg = nullptr;
   bool bare = false, flatten = false, warpSpecialize = false;
 };
+
+/// What a num_stages name bound in the kernel can be: `NS: tl.constexpr =
+/// None if ENABLE_PIPELINING else 1` is None (no attribute: the loop is
+/// bare) when the switch is on and 1 otherwise. Empty when a binding is not
+/// None, an integer literal or a conditional of those.
+struct StagesChoice {
+  bool none = false, frozen = false, deep = false;
+  const Node *binding = nullptr, *test = nullptr;
+};
+
+bool stagesOutcomes(const Node *v, StagesChoice &c, int depth) {
+  int64_t value = 0;
+  if (!v || depth > 4)
+    return false;
+  if (v->kind == K::Constant && v->text == "None")
+    return c.none = true;
+  if (integerLiteral(v, value)) {
+    (value <= 1 ? c.frozen : c.deep) = true;
+    return true;
+  }
+  if (v->kind == K::IfExp) {
+    if (!c.test)
+      c.test = v->kids[1];
+    return stagesOutcomes(v->kids[0], c, depth + 1) && stagesOutcomes(v->kids[2], c, depth + 1);
+  }
+  return false;
+}
+
+std::optional<StagesChoice> stagesOfLocal(const Node *def, const std::string &name) {
+  StagesChoice c;
+  bool ok = true;
+  walkBody(def->body, [&](Node *n) {
+    const Node *value = nullptr;
+    bool binds = false;
+    if (n->kind == K::AnnAssign && n->kids[0]->kind == K::Name && n->kids[0]->text == name) {
+      binds = true;
+      value = n->kids[2];
+    } else if (n->kind == K::Assign) {
+      for (size_t i = 0; i + 1 < n->kids.size(); ++i) {
+        std::set<std::string> names;
+        targetNames(n->kids[i], names);
+        if (names.count(name)) {
+          binds = true;
+          value = n->kids[i]->kind == K::Name ? n->kids.back() : nullptr;
+        }
+      }
+    } else if (n->kind == K::For || n->kind == K::AugAssign) {
+      std::set<std::string> names;
+      targetNames(n->kids[0], names);
+      binds = names.count(name) > 0; // a value survey does not follow
+    }
+    if (!binds)
+      return;
+    if (!c.binding)
+      c.binding = n;
+    ok = ok && value && stagesOutcomes(value, c, 0);
+  });
+  for (const Node *p : def->params)
+    if (p->text == name)
+      ok = false;
+  if (!ok || !c.binding)
+    return std::nullopt;
+  return c;
+}
 
 bool isStaticRange(const Imports &im, const Node *forNode) {
   const Node *iter = forNode->kids[1];
@@ -51,6 +116,7 @@ LoopForm loopForm(const Imports &im, const Node *forNode) {
       if (const Node *v = keywordArg(iter, kw); v && v->kind == K::Constant && v->text == "True")
         (llvm::StringRef(kw) == "flatten" ? f.flatten : f.warpSpecialize) = true;
     if (ns && !(ns->kind == K::Constant && ns->text == "None")) {
+      f.numStagesArg = ns;
       f.numStages = ns->kind == K::Name || ns->kind == K::Constant ? ns->text : "(expression)";
       int64_t v = 0;
       if (ns->kind == K::Constant && !llvm::StringRef(ns->text).getAsInteger(0, v) && v <= 1)
@@ -71,6 +137,7 @@ struct BlockFacts {
   bool innerLoop = false;
   unsigned innerLine = 0;
   std::string innerHelper; // the inlined helper that brings the loop, "" for a written one
+  std::string innerSwitch; // the constexpr tests it sits under, "" when none
   std::vector<ImportedCall> imported;
 };
 
@@ -84,6 +151,14 @@ struct BlockReader {
   FileAnalysis &file;
   const Scope &scope;
   BlockFacts facts;
+  std::vector<std::string> switches; // the folded ifs around the statement being read
+
+  std::string switchText() const {
+    std::string text;
+    for (const std::string &s : switches)
+      text += (text.empty() ? "" : " and ") + s;
+    return text;
+  }
 
   void expression(Node *root, bool direct) {
     traverse(root, [&](Node *n, const std::vector<Node *> &) {
@@ -106,6 +181,10 @@ struct BlockReader {
             facts.innerLoop = true;
             facts.innerLine = h.loopLine;
             facts.innerHelper = helper->record.name;
+            std::string outer = switchText();
+            facts.innerSwitch = outer.empty() || h.loopSwitch.empty()
+                                    ? outer + h.loopSwitch
+                                    : outer + " and " + h.loopSwitch;
           }
           return true;
         }
@@ -133,6 +212,7 @@ struct BlockReader {
         if (direct && !facts.innerLoop) {
           facts.innerLoop = true;
           facts.innerLine = s->line;
+          facts.innerSwitch = switchText();
         }
         for (Node *c : s->kids)
           if (c)
@@ -141,8 +221,22 @@ struct BlockReader {
       case K::If: {
         expression(s->kids[0], direct);
         bool folded = file.isConstexpr(s->kids[0], scope);
+        // `X`, `not X`, or where the test is something else its line.
+        const Node *t = s->kids[0];
+        bool negated = t->kind == K::UnaryOp && t->text == "not" && !t->kids.empty();
+        std::string name = dottedName(negated ? t->kids[0] : t);
+        std::string holds = name.empty() ? "the test at line " + std::to_string(s->line)
+                                         : (negated ? "not " : "") + name;
+        std::string fails = name.empty() ? "not the test at line " + std::to_string(s->line)
+                                         : (negated ? "" : "not ") + name;
+        if (folded)
+          switches.push_back(holds);
         block(s->body, direct && folded);
+        if (folded)
+          switches.back() = fails;
         block(s->orelse, direct && folded);
+        if (folded)
+          switches.pop_back();
         break;
       }
       case K::With:
@@ -176,10 +270,11 @@ JitFunctionFacts FileAnalysis::jitFunction(const std::string &name) {
     return {};
   inProgress_.insert(name); // recursion counts once
   Scope scope = kernelScope(k->def);
-  BlockReader reader{*this, scope, {}};
+  BlockReader reader{*this, scope, {}, {}};
   reader.block(k->def->body, true);
   inProgress_.erase(name);
-  JitFunctionFacts facts{reader.facts.dots, reader.facts.innerLoop, reader.facts.innerLine};
+  JitFunctionFacts facts{reader.facts.dots, reader.facts.innerLoop, reader.facts.innerLine,
+                         reader.facts.innerSwitch};
   jitFacts_[name] = facts;
   return facts;
 }
@@ -214,7 +309,7 @@ void FileAnalysis::classifyLoops(KernelInfo &k) {
   std::function<void(const std::vector<Node *> &)> visit = [&](const std::vector<Node *> &body) {
     for (Node *s : body) {
       if (s->kind == K::For || s->kind == K::While) {
-        BlockReader reader{*this, scope, {}};
+        BlockReader reader{*this, scope, {}, {}};
         reader.block(s->body, true);
         BlockFacts &b = reader.facts;
         LoopRecord rec;
@@ -232,6 +327,26 @@ void FileAnalysis::classifyLoops(KernelInfo &k) {
           rec.why = "a while loop: Triton's software pipeliner handles only for loops";
         } else {
           LoopForm f = loopForm(im_, s);
+          // num_stages=NS with NS a constexpr local of literals: what it is.
+          std::string stagesNote;
+          if (f.numStagesArg && f.numStagesArg->kind == K::Name)
+            if (auto c = stagesOfLocal(k.def, f.numStagesArg->text)) {
+              std::string at = fmt::format("{} (line {})", f.numStages, c->binding->line);
+              std::string when = c->test ? dottedName(c->test) : std::string();
+              if (when.empty())
+                when = "its test";
+              if (c->none && !c->frozen && !c->deep) {
+                f.form = "";
+                stagesNote = "num_stages=" + at + " is None: ";
+              } else if (c->none && c->frozen && !c->deep) {
+                // None on one arm (the loop is bare there), 1 on the other.
+                f.form = "";
+                stagesNote = "num_stages=" + at + " is None or 1 by " + when +
+                             ": where it is 1 the loop is frozen; where None, ";
+              } else if (c->frozen && !c->none && !c->deep) {
+                f.form = "frozen";
+              }
+            }
           rec.iterator = f.iterator;
           rec.numStages = f.numStages;
           rec.flatten = f.flatten;
@@ -256,6 +371,9 @@ void FileAnalysis::classifyLoops(KernelInfo &k) {
                     ? fmt::format("holds the loop at line {}", b.innerLine)
                     : fmt::format("inlines @jit helper {}, whose loop (line {}) lands in its body",
                                   b.innerHelper, b.innerLine);
+            if (!b.innerSwitch.empty())
+              holds += " where " + b.innerSwitch +
+                       " holds (a constexpr: a launch where it does not compiles no loop there)";
             rec.why = "an outer loop: it " + holds +
                       "; Triton pipelines innermost loops only (isOuterLoop), so " +
                       (f.numStages.empty() ? std::string("no num_stages reaches it")
@@ -276,7 +394,7 @@ void FileAnalysis::classifyLoops(KernelInfo &k) {
                       " written in the source: no config can deepen this loop";
           } else if (b.dots > 0) {
             rec.form = "launch";
-            rec.why = std::to_string(b.dots) + " dot" + (b.dots == 1 ? "" : "s") +
+            rec.why = stagesNote + std::to_string(b.dots) + " dot" + (b.dots == 1 ? "" : "s") +
                       (b.helperDots ? fmt::format(" ({} in @jit helpers it calls, inlined "
                                                   "before pipelining)",
                                                   b.helperDots)
@@ -284,7 +402,8 @@ void FileAnalysis::classifyLoops(KernelInfo &k) {
                       " in a bare loop: the launch num_stages decides its depth";
           } else {
             rec.form = "none";
-            rec.why = "no dot in a bare loop: nothing pipelines it until it is annotated "
+            rec.why = stagesNote +
+                      "no dot in a bare loop: nothing pipelines it until it is annotated "
                       "with tl.range(..., num_stages=N)";
           }
         }

@@ -92,12 +92,42 @@ GlobalKind FileAnalysis::kindOfValue(const Node *v) const {
   case K::BinOp:
   case K::UnaryOp:
   case K::Compare:
-  case K::BoolOp:
     return GlobalKind::Value;
+  case K::BoolOp: {
+    // `a or b` is b where a is falsy: `getattr(gl, "barrier", None) or
+    // gl.thread_barrier` is a language function either way. An operand that
+    // is a falsy literal is never the value unless it is the last.
+    std::optional<GlobalKind> kind;
+    for (size_t i = 0; i < v->kids.size(); ++i) {
+      const Node *operand = v->kids[i];
+      bool last = i + 1 == v->kids.size();
+      if (v->text == "or" && !last && operand->kind == K::Constant &&
+          (operand->text == "None" || operand->text == "False" || operand->text == "0"))
+        continue;
+      GlobalKind k = v->text == "or" && !last ? kindOfTruthyValue(operand) : kindOfValue(operand);
+      if (!kind)
+        kind = k;
+      else if (*kind != k)
+        return GlobalKind::Unknown;
+    }
+    return kind.value_or(GlobalKind::Value);
+  }
   case K::Call: {
     if (isConstexprCall(v))
       return GlobalKind::Allowed;
     std::string fn = im_.resolve(v->kids[0]);
+    if (fn == "getattr") {
+      // `getattr(gl, "barrier", default)`: the attribute, or the default.
+      auto args = positionalArgs(v);
+      if (args.size() < 2)
+        return GlobalKind::Unknown;
+      GlobalKind attribute = llvm::StringRef(im_.resolve(args[0])).starts_with("triton")
+                                 ? GlobalKind::Allowed
+                                 : GlobalKind::Unknown;
+      if (args.size() == 2 || attribute == GlobalKind::Unknown)
+        return attribute;
+      return kindOfValue(args[2]) == attribute ? attribute : GlobalKind::Unknown;
+    }
     llvm::StringRef f(fn);
     if (f.ends_with("namedtuple") || f.ends_with("NamedTuple") || f.starts_with("triton"))
       return GlobalKind::Allowed;
@@ -133,6 +163,17 @@ GlobalKind FileAnalysis::kindOfValue(const Node *v) const {
   default:
     return GlobalKind::Unknown;
   }
+}
+
+GlobalKind FileAnalysis::kindOfTruthyValue(const Node *v) const {
+  // What a value is where it is truthy: a getattr's None default is not.
+  if (v->kind == K::Call && im_.resolve(v->kids[0]) == "getattr") {
+    auto args = positionalArgs(v);
+    if (args.size() == 3 && args[2]->kind == K::Constant && args[2]->text == "None" &&
+        llvm::StringRef(im_.resolve(args[0])).starts_with("triton"))
+      return GlobalKind::Allowed;
+  }
+  return kindOfValue(v);
 }
 
 void FileAnalysis::collectModuleGlobals() {
@@ -277,33 +318,90 @@ const Node *FileAnalysis::configsOf(const Node *autotune) const {
   return configs;
 }
 
-bool FileAnalysis::zeroValue(const Node *v, const Node *root, int depth) const {
+namespace {
+
+void assume(const Node *test, bool truth, std::map<std::string, bool> &known) {
+  if (!test)
+    return;
+  if (test->kind == K::UnaryOp && test->text == "not" && !test->kids.empty())
+    return assume(test->kids[0], !truth, known);
+  // `a and b` true makes each true; `a or b` false makes each false.
+  if (test->kind == K::BoolOp && (test->text == "and") == truth) {
+    for (const Node *operand : test->kids)
+      assume(operand, truth, known);
+    return;
+  }
+  std::string name = dottedName(test);
+  if (!name.empty())
+    known.emplace(name, truth);
+}
+
+bool inList(const std::vector<Node *> &list, const Node *n) {
+  return std::find(list.begin(), list.end(), n) != list.end();
+}
+
+} // namespace
+
+PathFacts PathFacts::at(const std::vector<Node *> &ancestors, const Node *point, const Node *from) {
+  PathFacts facts;
+  bool counting = from == nullptr;
+  for (size_t i = 0; i < ancestors.size(); ++i) {
+    const Node *a = ancestors[i];
+    counting = counting || a == from;
+    if (!counting || a->kind != K::If)
+      continue;
+    const Node *child = i + 1 < ancestors.size() ? ancestors[i + 1] : point;
+    if (inList(a->body, child))
+      assume(a->kids[0], true, facts.known);
+    else if (inList(a->orelse, child))
+      assume(a->kids[0], false, facts.known);
+  }
+  return facts;
+}
+
+bool PathFacts::reaches(const std::vector<Node *> &ancestors, const Node *statement) const {
+  if (known.empty())
+    return true;
+  for (auto &[name, truth] : at(ancestors, statement, nullptr).known) {
+    auto it = known.find(name);
+    if (it != known.end() && it->second != truth)
+      return false;
+  }
+  return true;
+}
+
+bool FileAnalysis::zeroValue(const Node *v, const Node *root, int depth,
+                             const PathFacts *facts) const {
   if (!v || depth > 8)
     return false;
   int64_t value = 0;
   if (integerLiteral(v, value))
     return value == 0;
   if (v->kind == K::IfExp)
-    return zeroValue(v->kids[0], root, depth + 1) && zeroValue(v->kids[2], root, depth + 1);
+    return zeroValue(v->kids[0], root, depth + 1, facts) &&
+           zeroValue(v->kids[2], root, depth + 1, facts);
   if (v->kind == K::Subscript && root && v->kids[0]->kind == K::Name && v->kids[1]->kind == K::Str)
-    return zeroConfigEntry(v->kids[0]->text, v->kids[1]->value, root, depth);
+    return zeroConfigEntry(v->kids[0]->text, v->kids[1]->value, root, depth, facts);
   if (v->kind != K::Name || !root)
     return false;
-  // Every binding of the name in `root`: assignments, loop and
-  // comprehension targets over literal lists; a parameter can be anything.
+  // Every binding of the name in `root` that reaches the read: assignments,
+  // loop and comprehension targets over literal lists; a parameter can be
+  // anything.
   bool bound = false, allZero = true;
-  walkAll(const_cast<Node *>(root), [&](Node *n) {
+  traverse(const_cast<Node *>(root), [&](Node *n, const std::vector<Node *> &ancestors) {
     if (!allZero)
-      return;
+      return false;
     if ((n->kind == K::FunctionDef || n->kind == K::Lambda))
       for (const Node *p : n->params)
         if (p->text == v->text)
           bound = true, allZero = false;
     if (n->kind == K::Assign) {
+      if (facts && !facts->reaches(ancestors, n))
+        return true;
       for (size_t i = 0; i + 1 < n->kids.size(); ++i)
         if (n->kids[i]->kind == K::Name && n->kids[i]->text == v->text) {
           bound = true;
-          if (n->kids.back() == v || !zeroValue(n->kids.back(), root, depth + 1))
+          if (n->kids.back() == v || !zeroValue(n->kids.back(), root, depth + 1, facts))
             allZero = false;
         } else {
           std::set<std::string> names;
@@ -316,31 +414,35 @@ bool FileAnalysis::zeroValue(const Node *v, const Node *root, int depth) const {
       std::set<std::string> names;
       targetNames(n->kids[0], names);
       if (!names.count(v->text))
-        return;
+        return true;
       bound = true;
       const Node *iter = n->kids[1];
       if (n->kids[0]->kind != K::Name || (iter->kind != K::List && iter->kind != K::Tuple)) {
         allZero = false;
-        return;
+        return true;
       }
       for (const Node *e : iter->kids)
         if (!zeroValue(e, root, depth + 1))
           allZero = false;
     }
+    return true;
   });
   return bound && allZero;
 }
 
 bool FileAnalysis::zeroConfigEntry(const std::string &dict, const std::string &key,
-                                   const Node *root, int depth) const {
+                                   const Node *root, int depth, const PathFacts *facts) const {
   // `config["waves_per_eu"]`, config bound in `root` to a dict literal or to
   // a call of a function of this file: every dict literal there that sets
-  // the key sets it to 0 (a config builder that hard-codes 0).
+  // the key sets it to 0 (a config builder that hard-codes 0). Bindings on
+  // paths that do not reach the read are not counted (`if use_gluon: config
+  // = gluon_config(...)` / `else: config = tuned_config(...)`, read under
+  // `if use_gluon`).
   std::vector<const Node *> sources;
   bool other = false;
-  walkAll(const_cast<Node *>(root), [&](Node *n) {
-    if (n->kind != K::Assign)
-      return;
+  traverse(const_cast<Node *>(root), [&](Node *n, const std::vector<Node *> &ancestors) {
+    if (n->kind != K::Assign || (facts && !facts->reaches(ancestors, n)))
+      return true;
     for (size_t i = 0; i + 1 < n->kids.size(); ++i)
       if (n->kids[i]->kind == K::Name && n->kids[i]->text == dict) {
         const Node *value = n->kids.back();
@@ -359,6 +461,7 @@ bool FileAnalysis::zeroConfigEntry(const std::string &dict, const std::string &k
           other = true;
         }
       }
+    return true;
   });
   if (other || sources.empty())
     return false;
@@ -378,8 +481,10 @@ bool FileAnalysis::zeroConfigEntry(const std::string &dict, const std::string &k
   return entries > 0 && allZero;
 }
 
-bool FileAnalysis::zeroOnEveryPath(const Node *value, const Node *scope, unsigned) const {
-  return zeroValue(value, scope ? scope : m_.root, 0);
+bool FileAnalysis::zeroOnEveryPath(const Node *value, const Launch &launch) const {
+  const Node *root = launch.scope ? launch.scope : m_.root;
+  PathFacts facts = PathFacts::at(launch.ancestors, launch.call, root);
+  return zeroValue(value, root, 0, &facts);
 }
 
 ConfigFacts FileAnalysis::configFacts(const Node *autotune) {

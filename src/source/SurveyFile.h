@@ -56,6 +56,18 @@ struct Launch {
   std::vector<Node *> ancestors;
 };
 
+/// Conditions known at a point of a function: the tests of the ifs around
+/// it, each true or false (`if use_gluon and n > 1:` makes `use_gluon`
+/// true; its else makes `not use_gluon`'s operand true). A test is named by
+/// its dotted name (`use_gluon`, `self.fast`); other tests tell nothing.
+struct PathFacts {
+  std::map<std::string, bool> known;
+  /// Whether a statement with these ancestors can run where the facts hold.
+  bool reaches(const std::vector<Node *> &ancestors, const Node *statement) const;
+  /// The facts at a point below `ancestors`, counting only ifs at or below `from`.
+  static PathFacts at(const std::vector<Node *> &ancestors, const Node *point, const Node *from);
+};
+
 /// What a module-level global is bound to, as Triton's global lookup
 /// (code_generator.py, `global_lookup`) tells them apart.
 enum class GlobalKind {
@@ -110,9 +122,12 @@ public:
   /// a constexpr name or a language constant, and every operation is pure.
   bool isConstexpr(const Node *root, const Scope &s) const;
   Scope kernelScope(Node *def) const;
-  /// Whether `name`, in the function `scope` before `before`, is bound only
-  /// to literal zeros (`w = 0`, `w = 0 if x else 0`); a parameter is not.
-  bool zeroOnEveryPath(const Node *value, const Node *scope, unsigned before) const;
+  /// Whether `value`, an argument of the launch, is bound only to literal
+  /// zeros (`w = 0`, `w = 0 if x else 0`, a config builder that hard-codes 0)
+  /// on the paths that reach the launch; a parameter is not. A binding under
+  /// `if c:` does not reach a launch under `if not c:` or in its else, and
+  /// the other way round.
+  bool zeroOnEveryPath(const Node *value, const Launch &launch) const;
 
   /// The @jit functions of this file as a caller's loop sees them inlined.
   JitFunctionFacts jitFunction(const std::string &name);
@@ -120,6 +135,7 @@ public:
 private:
   void collectModuleGlobals();
   GlobalKind kindOfValue(const Node *v) const;
+  GlobalKind kindOfTruthyValue(const Node *v) const;
   void findKernels();
   ConfigFacts configFacts(const Node *autotune);
   const Node *configsOf(const Node *autotune) const;
@@ -131,9 +147,10 @@ private:
   /// local alias of kernels (`impl = kernel_a` / `impl = kernel_b`).
   std::vector<KernelInfo *> launchedKernels(const Node *callee, const Node *scope,
                                             const Node *launch);
-  bool zeroValue(const Node *value, const Node *root, int depth) const;
-  bool zeroConfigEntry(const std::string &dict, const std::string &key, const Node *root,
-                       int depth) const;
+  bool zeroValue(const Node *value, const Node *root, int depth,
+                 const PathFacts *facts = nullptr) const;
+  bool zeroConfigEntry(const std::string &dict, const std::string &key, const Node *root, int depth,
+                       const PathFacts *facts) const;
   KernelInfo *externalKernel(const Node *callee);
   std::vector<const Node *> aliasValues(const Node *callee, const Node *scope,
                                         const Node *launch) const;

@@ -39,3 +39,19 @@ def norm(x, n, BLOCK: tl.constexpr):
 
 def host():
     return HOST_ONLY * 2
+
+
+# A language function either way: the newer name where it exists, else the older.
+barrier = getattr(tl, "barrier", None) or tl.debug_barrier
+cdiv = getattr(tl, "cdiv")
+# The attribute where this Triton has it, else None: which one is unknown.
+maybe_fence = getattr(tl, "fence", None)
+
+
+@triton.jit
+def synced(x, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    v = tl.load(x + offs)
+    barrier()
+    maybe_fence()
+    tl.store(x + offs, v + cdiv(n, BLOCK))

@@ -22,3 +22,13 @@ def norm(x, n, BLOCK: tl.constexpr):
     v = v * LOG2E + BLOCK_ENV + PI
     tl.store(x + offs, (v * SCALE).to(HALF))
     tl.static_print(NAMES)
+
+
+# A plain value on every path: the environment's, or the default.
+ROWS = os.environ.get("ROWS") or 8
+
+
+@triton.jit
+def rows(x, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x + offs, tl.load(x + offs) * ROWS)

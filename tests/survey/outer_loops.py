@@ -89,3 +89,13 @@ def unrolled_inner(a, b, c, K, BK: tl.constexpr):
         for j in tl.static_range(2):
             for k in range(0, K, BK):
                 tl.store(c + k, tl.dot(tl.load(a + k), tl.load(b + j)))
+
+
+@triton.jit
+def written_under_constexpr(a, b, c, K, TILES, BK: tl.constexpr, EVEN_K: tl.constexpr):
+    for tile in range(TILES):
+        acc = tl.zeros((64, 64), tl.float32)
+        if not EVEN_K:
+            for k in range(0, K, BK):
+                acc = tl.dot(tl.load(a + k), tl.load(b + k), acc)
+        tl.store(c + tile, acc)

@@ -47,3 +47,30 @@ def _launch_config(n):
 def launch_from_builder(x, y, layout, n):
     config = _launch_config(n)
     g_decode[(1,)](x, y, config["block"], layout, waves_per_eu=config["waves_per_eu"])
+
+
+def _tuned_launch_config(table, n):
+    return {"block": table[n]["block"], "waves_per_eu": table[n].get("waves_per_eu", 0)}
+
+
+@triton.jit
+def t_decode(x, y, BLOCK: triton.language.constexpr):
+    offs = triton.language.arange(0, BLOCK)
+    triton.language.store(y + offs, triton.language.load(x + offs))
+
+
+def launch_chosen(x, y, layout, table, n, use_gluon, persistent):
+    # The Gluon kernels are launched only where the Gluon builder, which
+    # hard-codes 0, chose the config; the tuned table feeds the Triton kernel.
+    if use_gluon:
+        config = _launch_config(n)
+        wpe = 0
+    else:
+        config = _tuned_launch_config(table, n)
+        wpe = table[n]["waves_per_eu"]
+    if use_gluon and persistent:
+        g_decode[(1,)](x, y, config["block"], layout, waves_per_eu=config["waves_per_eu"])
+    elif use_gluon:
+        g_decode[(1,)](x, y, config["block"], layout, waves_per_eu=wpe)
+    else:
+        t_decode[(1,)](x, y, config["block"], waves_per_eu=config["waves_per_eu"])

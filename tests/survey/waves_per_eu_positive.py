@@ -49,3 +49,23 @@ def _launch_config(table, n):
 def launch_from_table(x, y, layout, table, n):
     config = _launch_config(table, n)
     g_decode[(1,)](x, y, config["block"], layout, waves_per_eu=config["waves_per_eu"])
+
+
+def _gluon_launch_config(n):
+    return {"block": 1024 if n > 4096 else 512, "waves_per_eu": 0}
+
+
+def _tuned_launch_config(table, n):
+    return {"block": table[n]["block"], "waves_per_eu": table[n].get("waves_per_eu", 0)}
+
+
+def launch_chosen(x, y, layout, table, n, use_gluon):
+    # The tuned table's config reaches the Gluon launch in the else branch.
+    if use_gluon:
+        config = _gluon_launch_config(n)
+    else:
+        config = _tuned_launch_config(table, n)
+    if not use_gluon:
+        g_decode[(1,)](x, y, config["block"], layout, waves_per_eu=config["waves_per_eu"])
+    elif n > 0:
+        g_decode[(1,)](x, y, config["block"], layout, waves_per_eu=2)

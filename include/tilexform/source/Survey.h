@@ -66,6 +66,9 @@ struct JitFunctionFacts {
   int dots = 0;
   bool loop = false;
   unsigned loopLine = 0; // the first loop it brings
+  /// The constexpr tests the loop sits under (`ATOMIC_ADD`, `not EVEN_K`):
+  /// it lands in a caller's block only in the launches where they hold.
+  std::string loopSwitch;
 };
 
 struct KernelRecord {
