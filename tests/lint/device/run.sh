@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every lint device case (proxy_fence.py, mbarrier_phase.py, nan_rows.py
+# Runs every lint device case (nan_rows.py, proxy_fence.py, mbarrier_phase.py,
 # beside this script) on the GPU, each in its own process under a timeout,
 # then lints the TTGIR each one compiled to.
 #
@@ -15,14 +15,14 @@
 #   logs/          each case's stderr
 # TILEXFORM names the binary (default build-libs/tilexform, else
 # build/tools/tilexform/tilexform); without one the lint part is skipped.
-# CASE_TIMEOUT (default 60 s) bounds one case; BUDGET (default 210 s) bounds
+# CASE_TIMEOUT (default 40 s) bounds one case; BUDGET (default 180 s) bounds
 # the whole run: cases past it are recorded as skipped.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:?set OUT to an empty folder}
 python=${PYTHON:-python3}
-case_timeout=${CASE_TIMEOUT:-60}
-budget=${BUDGET:-210}
+case_timeout=${CASE_TIMEOUT:-40}
+budget=${BUDGET:-180}
 mkdir -p "$out/ttgir" "$out/logs"
 : > "$out/results.jsonl"
 
@@ -37,7 +37,7 @@ record() { # module case outcome detail
     >> "$out/results.jsonl"
 }
 
-for mod in proxy_fence mbarrier_phase nan_rows; do
+for mod in nan_rows proxy_fence mbarrier_phase; do
   if ! cases=$("$python" "$here/$mod.py" --list 2> "$out/logs/$mod.list.log"); then
     record "$mod" "*" "no result" "$mod.py --list failed: $(tail -1 "$out/logs/$mod.list.log" | tr -d '"\\')"
     echo "$mod: --list failed" >&2
