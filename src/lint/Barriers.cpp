@@ -122,10 +122,13 @@ void checkPhases(LintContext &ctx, const std::vector<const ir::Operation *> &ops
                           ring, ring, ring));
     else if (p.form == PhaseForm::Divided && p.value != ring)
       ctx.add(Rule::MbarrierPhase, w,
-              fmt::format("the phase of the wait on {} flips every {} iteration(s) ((i // {}) & "
-                          "1) but the barrier ring it indexes has {} entries: each barrier "
-                          "completes once every {} iterations",
-                          bar->name, p.value, p.value, ring, ring),
+              fmt::format("the phase of the wait on {} flips {} but the barrier ring it indexes "
+                          "has {} entries: each barrier completes once every {} iterations",
+                          bar->name,
+                          p.value == 1 ? std::string("every iteration (i & 1)")
+                                       : fmt::format("every {} iterations ((i // {}) & 1)", p.value,
+                                                     p.value),
+                          ring, ring),
               fmt::format("use phase = (i // {}) & 1 with index = i % {}", ring, ring));
     else if (p.form == PhaseForm::FlipsEveryIteration && ring > 1)
       ctx.add(Rule::MbarrierPhase, w,
