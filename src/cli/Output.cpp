@@ -3,6 +3,7 @@
 #include "tilexform/cli/Terminal.h"
 
 #include "tilexform/hw/ArchData.h"
+#include "tilexform/hw/Products.h"
 #include "tilexform/hw/Target.h"
 #include "tilexform/support/OutputFile.h"
 
@@ -385,9 +386,17 @@ int reportError(const std::string &message, int exitCode) {
 }
 
 int refuseExistingOut(const std::string &out, bool force, llvm::StringRef flag) {
-  if (out.empty() || force)
+  if (out.empty())
     return 0;
   std::error_code ec;
+  // A directory is never the file meant, --force or not.
+  if (std::filesystem::is_directory(out, ec))
+    return reportError(flag.str() + ": " + out + " is a directory; " + flag.str() +
+                           " wants a file name (" + (std::filesystem::path(out) / "NAME").string() +
+                           ")",
+                       kExitUsage);
+  if (force)
+    return 0;
   if (std::filesystem::symlink_status(out, ec).type() != std::filesystem::file_type::not_found &&
       !ec)
     return reportError(flag.str() + ": " + out + " exists; pass --force to overwrite it",
@@ -434,15 +443,37 @@ void addArchOption(CLI::App *cmd, std::string &arch, const std::string &help) {
   auto canonical = [](std::string &value) -> std::string {
     auto t = hw::parseTargetOption(value);
     if (!t) {
-      std::string best = nearestName(value, hw::knownArchs());
+      // Arch and product names alike, compared without case ("mi300" is MI300X's).
+      std::vector<std::string> names = hw::knownArchs(), lowered;
+      for (auto &p : hw::products())
+        names.push_back(p.name);
+      for (auto &n : names)
+        lowered.push_back(llvm::StringRef(n).lower());
+      std::string best = nearestName(llvm::StringRef(value).lower(), lowered);
+      for (size_t i = 0; i < names.size(); ++i)
+        if (!best.empty() && lowered[i] == best) {
+          best = names[i];
+          break;
+        }
       return llvm::toString(t.takeError()).substr(strlen("--arch: ")) +
              (best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best));
     }
     value = t->arch;
     return "";
   };
-  cmd->add_option("--arch", arch, help + " (" + llvm::join(hw::knownArchs(), ", ") + ")")
+  cmd->add_option("--arch", arch,
+                  help + " (" + llvm::join(hw::knownArchs(), ", ") +
+                      ", any spelling or case, or a GPU: H100, MI300X, RTX 5090, ...)")
       ->transform(CLI::Validator(canonical, "ARCH"));
+}
+
+int refuseCrossVendorArch(const std::string &shown, const ir::Module &mod,
+                          const std::string &arch) {
+  if (arch.empty() || mod.facts.target.empty())
+    return 0;
+  if (auto c = hw::vendorConflict(shown, mod.facts.target, "dump", arch))
+    return reportError(*c, kExitUsage);
+  return 0;
 }
 
 void addGluonApiOption(CLI::App *cmd, std::string &api) {
