@@ -1,5 +1,6 @@
 #include "tilexform/cli/Output.h"
 #include "tilexform/cli/JsonWriter.h"
+#include "tilexform/cli/SourceQuote.h"
 #include "tilexform/cli/Terminal.h"
 
 #include "tilexform/hw/ArchData.h"
@@ -351,23 +352,71 @@ int finishOutput(int exitCode) {
 
 namespace {
 
-/// One error line on stderr, its severity word painted on a terminal.
+/// For an error at `FILE:LINE:COL: error: ...`, the source line and a
+/// caret under the column, as clang and MLIR print them (two lines, each
+/// ending in a newline); "" when the line names no position or the file
+/// cannot be read again (standard input), or the line is not text.
+bool gSourceQuotes = true;
+
+std::string sourceQuote(llvm::StringRef line) {
+  if (!gSourceQuotes)
+    return "";
+  size_t at = line.find(": error: ");
+  if (at == llvm::StringRef::npos)
+    return "";
+  llvm::StringRef where = line.take_front(at);
+  auto [rest, colText] = where.rsplit(':');
+  auto [file, lineText] = rest.rsplit(':');
+  unsigned lineNo = 0, col = 0;
+  if (file.empty() || lineText.getAsInteger(10, lineNo) || colText.getAsInteger(10, col) ||
+      lineNo == 0 || col == 0 || file == "<stdin>" || !isRegularFile(file.str()))
+    return "";
+  auto buf = readInputFile(file.str());
+  if (!buf) {
+    llvm::consumeError(buf.takeError());
+    return "";
+  }
+  llvm::StringRef text = (*buf)->getBuffer();
+  for (unsigned i = 1; i < lineNo && !text.empty(); ++i)
+    text = text.split('\n').second;
+  llvm::StringRef source = text.split('\n').first.rtrim("\r");
+  if (source.trim().empty() || col > source.size() + 1)
+    return "";
+  for (char c : source)
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
+      return "";
+  // A long line is shown around the column.
+  size_t from = 0, width = 160;
+  std::string prefix;
+  if (source.size() > width && col > width / 2) {
+    from = col - 1 - width / 2;
+    prefix = "...";
+  }
+  llvm::StringRef shown = source.substr(from, width);
+  std::string caret = std::string(prefix.size(), ' ');
+  for (size_t i = from; i + 1 < col && i < source.size(); ++i)
+    caret.push_back(source[i] == '\t' ? '\t' : ' ');
+  return prefix + shown.str() + "\n" + caret + "^\n";
+}
+
+/// One error line on stderr, its severity word painted on a terminal; for an
+/// input error with a position, the source line quoted with a caret below.
 void printErrorLine(const std::string &line) {
-  size_t at = 0;
+  std::string quote = sourceQuote(line);
   for (const char *word : {"error:", "usage:"}) {
     size_t p = line.find(word);
     if (p != std::string::npos && (p == 0 || line.compare(p - 1, 1, " ") == 0)) {
-      at = p;
-      std::string painted =
-          line.substr(0, at) + paintSeverity(word) + line.substr(at + strlen(word));
-      std::fprintf(stderr, "tilexform: %s\n", painted.c_str());
+      std::string painted = line.substr(0, p) + paintSeverity(word) + line.substr(p + strlen(word));
+      std::fprintf(stderr, "tilexform: %s\n%s", painted.c_str(), quote.c_str());
       return;
     }
   }
-  std::fprintf(stderr, "tilexform: %s\n", line.c_str());
+  std::fprintf(stderr, "tilexform: %s\n%s", line.c_str(), quote.c_str());
 }
 
 } // namespace
+
+void setSourceQuotes(bool on) { gSourceQuotes = on; }
 
 int reportError(llvm::Error err, int exitCode) {
   printErrorLine(errorLine(std::move(err)));
