@@ -255,6 +255,29 @@ void pairDifferences(VerifyReport &v) {
 
 } // namespace
 
+std::string gluonEvidence(const ir::Module &mod) {
+  std::string gluonOp, sourceFile;
+  mod.walk([&](const ir::Operation *op) {
+    if (gluonOp.empty() && llvm::StringRef(op->name).starts_with("gluon."))
+      gluonOp = op->name;
+    if (sourceFile.empty() && op->isFunction() && !op->loc.file.empty() &&
+        llvm::StringRef(op->loc.file).lower().find("gluon") != std::string::npos)
+      sourceFile = op->loc.file;
+  });
+  if (!gluonOp.empty())
+    return "it uses the gluon dialect (" + gluonOp + ")";
+  if (size_t at = mod.source().find("#gluon."); at != llvm::StringRef::npos)
+    return "it uses the gluon dialect (" +
+           mod.source()
+               .substr(at)
+               .take_until([](char c) { return c == '>' || c == ' ' || c == '<' || c == '\n'; })
+               .str() +
+           ")";
+  if (!sourceFile.empty())
+    return "its kernel's source is " + sourceFile;
+  return "";
+}
+
 VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, gluon::GluonApi api,
                     const std::string &arch) {
   VerifyReport v;

@@ -1,4 +1,5 @@
 #include "tilexform/asm/Probe.h"
+#include "tilexform/hw/Target.h"
 #include "tilexform/support/InputError.h"
 #include "tilexform/support/InputKind.h"
 #include "tilexform/support/Parallel.h"
@@ -167,6 +168,33 @@ ProbedKernel join(const std::string &name, const std::vector<const KernelFacts *
   if (options.arch) {
     k.arch = options.arch;
     k.archFrom = "--arch";
+    // An override reads the kernel as another chip of its own vendor; an
+    // NVIDIA binary is never given AMD figures. A listing or binary that
+    // names no arch still tells its vendor by its kind.
+    if (auto option = hw::parseTarget(*options.arch)) {
+      for (const KernelFacts *f : facts) {
+        if (!k.archConflict.empty())
+          break;
+        const std::string &shown = f->file;
+        const char *what = f->kind == AK::Cubin || f->kind == AK::Hsaco ? "binary"
+                           : f->kind == AK::MetadataJson                ? "kernel's metadata"
+                                                                        : "listing";
+        if (f->arch) {
+          if (auto c = hw::vendorConflict(shown, *f->arch, what, *options.arch))
+            k.archConflict = *c;
+          continue;
+        }
+        std::optional<hw::Vendor> vendor;
+        if (f->kind == AK::Cubin || f->kind == AK::Ptx || f->kind == AK::Sass)
+          vendor = hw::Vendor::Nvidia;
+        else if (f->kind == AK::Hsaco || f->kind == AK::Amdgcn)
+          vendor = hw::Vendor::Amd;
+        if (vendor)
+          if (auto c = hw::vendorConflict(shown, *vendor == hw::Vendor::Amd ? "AMD" : "NVIDIA",
+                                          *vendor, what, *option))
+            k.archConflict = *c;
+      }
+    }
   } else if (archSource) {
     k.arch = archSource->arch;
     k.archFrom = llvm::sys::path::filename(archSource->file).str() + " (" +

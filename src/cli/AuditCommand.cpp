@@ -4,6 +4,7 @@
 #include "tilexform/asm/Audit.h"
 #include "tilexform/cli/Commands.h"
 #include "tilexform/cli/Output.h"
+#include "tilexform/hw/Target.h"
 #include "tilexform/support/InputError.h"
 #include "tilexform/support/InputKind.h"
 
@@ -19,7 +20,7 @@ struct AuditCliOptions {
   std::vector<std::string> files;
   std::vector<std::string> ttgir; // --diff: the two kernels' dumps, for the likely cause
   std::string kernel, loop, arch, format = "text";
-  bool json = false, diff = false;
+  bool json = false, diff = false, full = false;
   size_t maxStream = 400, opcodes = 12, maxSteps = 200;
 } opts;
 
@@ -214,6 +215,27 @@ llvm::Expected<asmfile::AuditReport> auditFile(const std::string &path) {
   return asmfile::audit(path == "-" ? "<stdin>" : path, text, o);
 }
 
+/// An `--arch` of another vendor than the listing's: its stated arch, or the
+/// vendor its instruction set is (AMDGCN is AMD's, SASS and PTX NVIDIA's).
+/// Reported (64) when they differ, else 0.
+int refuseCrossVendorArch(const asmfile::AuditReport &r) {
+  if (opts.arch.empty())
+    return 0;
+  auto option = hw::parseTarget(opts.arch);
+  if (!option)
+    return 0;
+  std::optional<std::string> conflict;
+  if (r.kernel.arch)
+    conflict = hw::vendorConflict(r.file, *r.kernel.arch, "listing", opts.arch);
+  else {
+    bool amd = r.kernel.isa == asmfile::Isa::Amdgcn;
+    std::string isa = llvm::StringRef(asmfile::isaName(r.kernel.isa)).upper();
+    conflict = hw::vendorConflict(r.file, isa, amd ? hw::Vendor::Amd : hw::Vendor::Nvidia,
+                                  "listing", *option);
+  }
+  return conflict ? reportError(*conflict, kExitUsage) : 0;
+}
+
 int reportAuditError(llvm::Error err) {
   int code = asmfile::isChoiceError(err) ? kExitUsage : kExitInput;
   return reportError(std::move(err), code);
@@ -255,6 +277,8 @@ int runOne() {
   auto r = auditFile(opts.files[0]);
   if (!r)
     return reportAuditError(r.takeError());
+  if (int code = refuseCrossVendorArch(*r))
+    return code;
   if (isJson(opts.format)) {
     Json j = envelope("audit", Verdict::Audited, exitCodeFor("audit", Verdict::Audited));
     reportInto(j, *r);
@@ -311,6 +335,9 @@ int runDiff() {
   auto b = auditFile(opts.files[1]);
   if (!b)
     return reportAuditError(b.takeError());
+  for (const asmfile::AuditReport *r : {&*a, &*b})
+    if (int code = refuseCrossVendorArch(*r))
+      return code;
   // With the two kernels' dumps, a difference in launch specialisation is
   // named as the likely cause of different code.
   std::optional<analysis::SignatureComparison> signature;
@@ -398,9 +425,14 @@ int runDiff() {
     printJson(j);
     return kExitOk;
   }
-  std::string out = fmt::format(
-      "audit diff: A {} ({}) vs B {} ({}), {}\n", a->file, a->kernel.name, b->file, b->kernel.name,
-      d.comparedLoops ? "hot loops" : "whole bodies (a side has no loop)");
+  // The verdict first, then why, then the counts; the alignment step by
+  // step only with --full.
+  std::string out = fmt::format("verdict: {}\n", verdictName(verdict));
+  if (cause)
+    out += fmt::format("likely cause: {}\n", *cause);
+  out += fmt::format("audit diff: A {} ({}) vs B {} ({}), {}\n", a->file, a->kernel.name, b->file,
+                     b->kernel.name,
+                     d.comparedLoops ? "hot loops" : "whole bodies (a side has no loop)");
   if (d.comparedLoops)
     out += fmt::format("  A hot loop {} lines {}-{}; B hot loop {} lines {}-{}\n",
                        a->loops[*a->hot].label, ca.startLine, ca.endLine, b->loops[*b->hot].label,
@@ -416,11 +448,12 @@ int runDiff() {
   out += deltasText("async copies", d.asyncCopies, "b");
   out += deltasText("waits", d.waits);
   {
-    out += fmt::format(
-        "alignment by opcode: {} same, {} only in A, {} only in B{}\n", d.same, d.removed, d.added,
-        d.approximate ? " (approximate: too different for the shortest script)" : "");
+    out += fmt::format("alignment by opcode: {} same, {} only in A, {} only in B{}{}\n", d.same,
+                       d.removed, d.added,
+                       d.approximate ? " (approximate: too different for the shortest script)" : "",
+                       opts.full || d.alignment.empty() ? "" : " (--full for every step)");
     size_t printed = 0;
-    for (size_t i = 0; i < d.alignment.size();) {
+    for (size_t i = 0; opts.full && i < d.alignment.size();) {
       if (opts.maxSteps && printed == opts.maxSteps) {
         out += fmt::format("  ... {} more steps (--max-steps 0 for all; every step is in --json)\n",
                            d.alignment.size() - i);
@@ -446,9 +479,6 @@ int runDiff() {
   }
   if (signature)
     out += fmt::format("signatures: {}\n", signature->summary());
-  if (cause)
-    out += fmt::format("likely cause: {}\n", *cause);
-  out += fmt::format("verdict: {}\n", verdictName(verdict));
   printText(out);
   return kExitOk;
 }
@@ -475,8 +505,10 @@ void addAuditCommand(CLI::App &root) {
   cmd->add_option("--max-stream", opts.maxStream,
                   "Text: at most this many class symbols of the stream (0: none)")
       ->check(CLI::Validator(checkCount, "N"));
+  cmd->add_flag("--full", opts.full,
+                "Text: the --diff alignment step by step (by default its summary line)");
   cmd->add_option("--max-steps", opts.maxSteps,
-                  "Text: at most this many lines of the --diff alignment (0: all)")
+                  "Text, with --full: at most this many lines of the --diff alignment (0: all)")
       ->check(CLI::Validator(checkCount, "N"))
       ->capture_default_str();
   cmd->add_option("--opcodes", opts.opcodes, "Text: the top N opcodes")

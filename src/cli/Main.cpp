@@ -2,6 +2,7 @@
 #include "tilexform/cli/Commands.h"
 #include "tilexform/cli/Generated.h"
 #include "tilexform/cli/Output.h"
+#include "tilexform/cli/SourceQuote.h"
 #include "tilexform/cli/Terminal.h"
 
 #include "tilexform/support/InputError.h"
@@ -233,6 +234,15 @@ int dispatch(int argc, char **argv) {
     // the nearest, as an unknown command is.
     if (int code = checkMode(app, word, argc, argv))
       return code;
+  }
+  // JSON and SARIF runs keep stderr to the one line per error.
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a(argv[i]);
+    llvm::StringRef value = a.starts_with("--format=")        ? a.drop_front(strlen("--format="))
+                            : a == "--format" && i + 1 < argc ? llvm::StringRef(argv[i + 1])
+                                                              : llvm::StringRef();
+    if (a == "--json" || value == "json" || value == "jsonl" || value == "sarif")
+      setSourceQuotes(false);
   }
   try {
     app.parse(argc, argv);

@@ -1,8 +1,10 @@
 #include "tilexform/cli/Output.h"
 #include "tilexform/cli/JsonWriter.h"
+#include "tilexform/cli/SourceQuote.h"
 #include "tilexform/cli/Terminal.h"
 
 #include "tilexform/hw/ArchData.h"
+#include "tilexform/hw/Products.h"
 #include "tilexform/hw/Target.h"
 #include "tilexform/support/OutputFile.h"
 
@@ -350,23 +352,71 @@ int finishOutput(int exitCode) {
 
 namespace {
 
-/// One error line on stderr, its severity word painted on a terminal.
+/// For an error at `FILE:LINE:COL: error: ...`, the source line and a
+/// caret under the column, as clang and MLIR print them (two lines, each
+/// ending in a newline); "" when the line names no position or the file
+/// cannot be read again (standard input), or the line is not text.
+bool gSourceQuotes = true;
+
+std::string sourceQuote(llvm::StringRef line) {
+  if (!gSourceQuotes)
+    return "";
+  size_t at = line.find(": error: ");
+  if (at == llvm::StringRef::npos)
+    return "";
+  llvm::StringRef where = line.take_front(at);
+  auto [rest, colText] = where.rsplit(':');
+  auto [file, lineText] = rest.rsplit(':');
+  unsigned lineNo = 0, col = 0;
+  if (file.empty() || lineText.getAsInteger(10, lineNo) || colText.getAsInteger(10, col) ||
+      lineNo == 0 || col == 0 || file == "<stdin>" || !isRegularFile(file.str()))
+    return "";
+  auto buf = readInputFile(file.str());
+  if (!buf) {
+    llvm::consumeError(buf.takeError());
+    return "";
+  }
+  llvm::StringRef text = (*buf)->getBuffer();
+  for (unsigned i = 1; i < lineNo && !text.empty(); ++i)
+    text = text.split('\n').second;
+  llvm::StringRef source = text.split('\n').first.rtrim("\r");
+  if (source.trim().empty() || col > source.size() + 1)
+    return "";
+  for (char c : source)
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
+      return "";
+  // A long line is shown around the column.
+  size_t from = 0, width = 160;
+  std::string prefix;
+  if (source.size() > width && col > width / 2) {
+    from = col - 1 - width / 2;
+    prefix = "...";
+  }
+  llvm::StringRef shown = source.substr(from, width);
+  std::string caret = std::string(prefix.size(), ' ');
+  for (size_t i = from; i + 1 < col && i < source.size(); ++i)
+    caret.push_back(source[i] == '\t' ? '\t' : ' ');
+  return prefix + shown.str() + "\n" + caret + "^\n";
+}
+
+/// One error line on stderr, its severity word painted on a terminal; for an
+/// input error with a position, the source line quoted with a caret below.
 void printErrorLine(const std::string &line) {
-  size_t at = 0;
+  std::string quote = sourceQuote(line);
   for (const char *word : {"error:", "usage:"}) {
     size_t p = line.find(word);
     if (p != std::string::npos && (p == 0 || line.compare(p - 1, 1, " ") == 0)) {
-      at = p;
-      std::string painted =
-          line.substr(0, at) + paintSeverity(word) + line.substr(at + strlen(word));
-      std::fprintf(stderr, "tilexform: %s\n", painted.c_str());
+      std::string painted = line.substr(0, p) + paintSeverity(word) + line.substr(p + strlen(word));
+      std::fprintf(stderr, "tilexform: %s\n%s", painted.c_str(), quote.c_str());
       return;
     }
   }
-  std::fprintf(stderr, "tilexform: %s\n", line.c_str());
+  std::fprintf(stderr, "tilexform: %s\n%s", line.c_str(), quote.c_str());
 }
 
 } // namespace
+
+void setSourceQuotes(bool on) { gSourceQuotes = on; }
 
 int reportError(llvm::Error err, int exitCode) {
   printErrorLine(errorLine(std::move(err)));
@@ -385,9 +435,17 @@ int reportError(const std::string &message, int exitCode) {
 }
 
 int refuseExistingOut(const std::string &out, bool force, llvm::StringRef flag) {
-  if (out.empty() || force)
+  if (out.empty())
     return 0;
   std::error_code ec;
+  // A directory is never the file meant, --force or not.
+  if (std::filesystem::is_directory(out, ec))
+    return reportError(flag.str() + ": " + out + " is a directory; " + flag.str() +
+                           " wants a file name (" + (std::filesystem::path(out) / "NAME").string() +
+                           ")",
+                       kExitUsage);
+  if (force)
+    return 0;
   if (std::filesystem::symlink_status(out, ec).type() != std::filesystem::file_type::not_found &&
       !ec)
     return reportError(flag.str() + ": " + out + " exists; pass --force to overwrite it",
@@ -434,15 +492,37 @@ void addArchOption(CLI::App *cmd, std::string &arch, const std::string &help) {
   auto canonical = [](std::string &value) -> std::string {
     auto t = hw::parseTargetOption(value);
     if (!t) {
-      std::string best = nearestName(value, hw::knownArchs());
+      // Arch and product names alike, compared without case ("mi300" is MI300X's).
+      std::vector<std::string> names = hw::knownArchs(), lowered;
+      for (auto &p : hw::products())
+        names.push_back(p.name);
+      for (auto &n : names)
+        lowered.push_back(llvm::StringRef(n).lower());
+      std::string best = nearestName(llvm::StringRef(value).lower(), lowered);
+      for (size_t i = 0; i < names.size(); ++i)
+        if (!best.empty() && lowered[i] == best) {
+          best = names[i];
+          break;
+        }
       return llvm::toString(t.takeError()).substr(strlen("--arch: ")) +
              (best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best));
     }
     value = t->arch;
     return "";
   };
-  cmd->add_option("--arch", arch, help + " (" + llvm::join(hw::knownArchs(), ", ") + ")")
+  cmd->add_option("--arch", arch,
+                  help + " (" + llvm::join(hw::knownArchs(), ", ") +
+                      ", any spelling or case, or a GPU: H100, MI300X, RTX 5090, ...)")
       ->transform(CLI::Validator(canonical, "ARCH"));
+}
+
+int refuseCrossVendorArch(const std::string &shown, const ir::Module &mod,
+                          const std::string &arch) {
+  if (arch.empty() || mod.facts.target.empty())
+    return 0;
+  if (auto c = hw::vendorConflict(shown, mod.facts.target, "dump", arch))
+    return reportError(*c, kExitUsage);
+  return 0;
 }
 
 void addGluonApiOption(CLI::App *cmd, std::string &api) {

@@ -124,6 +124,8 @@ int runParityGateCommand() {
   auto r = gate::parityGate(o);
   if (!r)
     return reportError(r.takeError());
+  if (!r->archConflict.empty())
+    return reportError(r->archConflict, kExitUsage);
   int code = exitCodeFor("parity-gate", r->verdict);
   Verdict verdict = r->verdict;
   if (r->verdict == gate::Verdict::InvalidInput) {

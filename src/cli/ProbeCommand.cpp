@@ -12,6 +12,7 @@
 
 #include <llvm/Support/Path.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace tilexform::cli {
@@ -20,7 +21,7 @@ namespace {
 
 struct ProbeCliOptions {
   std::vector<std::string> paths;
-  std::string format = "text", arch;
+  std::string format = "text", arch, kernel;
   bool json = false, quiet = false;
   unsigned jobs = 0;
 } opts;
@@ -207,13 +208,31 @@ int execute() {
   // row) and its facts freed: what is held is the output, not the tree.
   bool json = isJson(opts.format), csv = opts.format == "csv";
   std::vector<std::string> rendered;
+  // --kernel NAME: the kernels of that name, else those whose name holds it.
+  std::vector<std::string> containing, names;
+  size_t exact = 0;
+  std::string archConflict;
   options.onKernel = [&](asmfile::ProbedKernel &&k) {
+    if (archConflict.empty())
+      archConflict = k.archConflict;
+    if (!opts.kernel.empty()) {
+      names.push_back(k.kernel);
+      bool same = k.kernel == opts.kernel;
+      if (!same && k.kernel.find(opts.kernel) == std::string::npos)
+        return;
+      std::string r = json ? renderArrayElement(kernelJson(k)) : csv ? csvRow(k) : kernelText(k);
+      (same ? rendered : containing).push_back(std::move(r));
+      exact += same;
+      return;
+    }
     rendered.push_back(json ? renderArrayElement(kernelJson(k)) : csv ? csvRow(k) : kernelText(k));
   };
   auto report = asmfile::probe(opts.paths, options);
   progress.finish();
   if (!report)
     return reportError(report.takeError());
+  if (!archConflict.empty())
+    return reportError(archConflict, kExitUsage);
   printErrorLines(report->errors);
   // Nothing readable: each unreadable file has had its one line.
   if (report->kernelCount == 0 && !report->errors.empty())
@@ -226,6 +245,24 @@ int execute() {
                                            ".ptx, .sass or metadata .json)"
                                          : "no readable kernel artifacts"),
         kExitInput);
+  if (!opts.kernel.empty()) {
+    if (!exact)
+      rendered = std::move(containing);
+    if (rendered.empty()) {
+      std::sort(names.begin(), names.end());
+      names.erase(std::unique(names.begin(), names.end()), names.end());
+      size_t found = names.size();
+      if (found > 20) {
+        names.resize(20);
+        names.emplace_back("...");
+      }
+      return reportError(fmt::format("--kernel: no kernel named '{}' or holding it in its name "
+                                     "among the {} found: {}",
+                                     opts.kernel, found, fmt::join(names, ", ")),
+                         kExitUsage);
+    }
+    report->kernelCount = rendered.size();
+  }
   Verdict verdict = report->errors.empty() ? Verdict::Ok : Verdict::Partial;
 
   if (json) {
@@ -268,6 +305,8 @@ void addProbeCommand(CLI::App &root) {
                   "Triton cache or dump directories (searched recursively) or artifact files")
       ->required();
   addArchOption(cmd, opts.arch, "Override the target arch");
+  cmd->add_option("--kernel", opts.kernel,
+                  "Only this kernel (its exact name, else every kernel whose name holds it)");
   cmd->add_option("-j,--jobs", opts.jobs, "Files read in parallel (0: all cores)")
       ->check(CLI::Validator(checkCount, "N"))
       ->capture_default_str();

@@ -33,6 +33,11 @@ FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
     o.error = errorLine(loaded.takeError());
     return o;
   }
+  if (int code = refuseCrossVendorArch(file == "-" ? "<stdin>" : file, **loaded, opts.arch)) {
+    o.exitCode = code;
+    o.reported = true;
+    return o;
+  }
   auto kept = std::make_unique<analysis::RecoverReport>(
       analysis::recover(**loaded, api, opts.arch, opts.maxSites));
   auto &report = *kept;
@@ -172,14 +177,14 @@ FileOutput recoverOne(const std::string &file, gluon::GluonApi api) {
     return o;
   }
 
-  std::string out;
+  // The verdict first, as in every text report.
+  std::string out = fmt::format("verdict:   {}\n", verdictName(verdict));
   out += fmt::format("file:      {}\n", shown);
   out += fmt::format("target:    {}  num_warps={}  gluon api {}\n",
                      report.facts.target.empty() ? "?" : report.facts.target,
                      report.facts.numWarps ? std::to_string(*report.facts.numWarps) : "?",
                      gluon::gluonApiName(report.api));
-  out +=
-      fmt::format("verdict:   {}\n\nlayouts ({}):\n", verdictName(verdict), report.layouts.size());
+  out += fmt::format("\nlayouts ({}):\n", report.layouts.size());
   for (auto &l : report.layouts) {
     out += fmt::format("  {:<22} {:<14} {:<20} {} sites\n", l.name, verdictName(l.status), l.role,
                        l.siteCount);
@@ -260,7 +265,7 @@ void addRecoverCommand(CLI::App &root) {
       ->required();
   addJobsOptions(cmd, opts.jobs, opts.quiet);
   addGluonApiOption(cmd, opts.gluonApi);
-  cmd->add_option("--out", opts.out, "Write the layouts as a Python module (anchor_layouts.py)");
+  cmd->add_option("-o,--out", opts.out, "Write the layouts as a Python module (anchor_layouts.py)");
   cmd->add_option("--html", opts.html,
                   "Write the report as one self-contained HTML page (every layout drawn)");
   cmd->add_flag("--force", opts.force, "Overwrite --out or --html if it exists");

@@ -28,7 +28,7 @@ void addTranscribeCommand(CLI::App &root) {
       "transcribe", "Write a Gluon kernel module from a plain .ttgir, every layout applied to its "
                     "op");
   cmd->add_option("file", opts.file, "The plain Triton dump (.ttgir)")->required();
-  cmd->add_option("--out", opts.out, "Write the module here (default: stdout, text format)");
+  cmd->add_option("-o,--out", opts.out, "Write the module here (default: stdout, text format)");
   cmd->add_flag("--force", opts.force, "Overwrite an existing --out file");
   cmd->add_option("--kernel-name", opts.kernelName, "Name of the Gluon kernel (default: plain's)");
   cmd->add_flag("--allow-gaps", opts.allowGaps,
@@ -57,6 +57,9 @@ int runTranscribeCommand() {
   auto loaded = loadForCommand(opts.file, "transcribe");
   if (!loaded)
     return reportError(loaded.takeError());
+  if (int code =
+          refuseCrossVendorArch(opts.file == "-" ? "<stdin>" : opts.file, **loaded, opts.arch))
+    return code;
   auto recovered = analysis::recover(**loaded, *api, opts.arch);
   transcribe::TranscribeOptions o;
   o.api = *api;

@@ -8,9 +8,12 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Support/Path.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 
 namespace tilexform::cli {
@@ -62,9 +65,26 @@ Json sharedJson(const analysis::SharedSummary &s) {
               {"capacity_source", s.capacity ? Json(s.capacity->source) : Json(s.capacityNote)}};
 }
 
-FileOutput verifyOne(const std::string &plainPath, const std::string &anchorPath,
-                     gluon::GluonApi api) {
+/// Why a dump looks like a Gluon anchor's: what its module shows
+/// (analysis::gluonEvidence), else a file name that says gluon or anchor.
+std::string anchorEvidence(const std::string &path, const ir::Module &mod) {
+  std::string evidence = analysis::gluonEvidence(mod);
+  if (!evidence.empty() || path == "-")
+    return evidence;
+  std::string name = llvm::sys::path::filename(path).lower();
+  for (const char *word : {"gluon", "anchor"})
+    if (name.find(word) != std::string::npos)
+      return fmt::format("its file name says {}", word);
+  return "";
+}
+
+FileOutput verifyOne(std::string plainPath, std::string anchorPath, gluon::GluonApi api) {
   FileOutput o;
+  if (anchorPath.empty()) {
+    // A directory pair found no anchor for this dump: plainPath holds why.
+    o.error = plainPath;
+    return o;
+  }
   auto plain = loadForCommand(plainPath, "verify");
   if (!plain) {
     o.error = errorLine(plain.takeError());
@@ -74,6 +94,27 @@ FileOutput verifyOne(const std::string &plainPath, const std::string &anchorPath
   if (!anchor) {
     o.error = errorLine(anchor.takeError());
     return o;
+  }
+  for (auto [path, mod] : {std::pair{&plainPath, *plain}, std::pair{&anchorPath, *anchor}})
+    if (int code = refuseCrossVendorArch(*path == "-" ? "<stdin>" : *path, *mod, opts.arch)) {
+      o.exitCode = code;
+      o.reported = true;
+      return o;
+    }
+  // PLAIN ANCHOR given the other way round: the verdict is only meaningful
+  // one way (the anchor must carry plain's layouts), so the pair is compared
+  // as meant and the command line named on stderr, for a CI whose script
+  // swapped them to get the right verdict and a line telling it to fix that.
+  bool swapped = false;
+  if (std::string p = anchorEvidence(plainPath, **plain);
+      !p.empty() && anchorEvidence(anchorPath, **anchor).empty()) {
+    printErrorLines({fmt::format(
+        "warning: arguments look swapped: {} looks like the Gluon anchor ({}) and {} like plain "
+        "Triton's; compared as 'verify {} {}' (verify takes PLAIN ANCHOR)",
+        plainPath, p, anchorPath, anchorPath, plainPath)});
+    std::swap(plainPath, anchorPath);
+    std::swap(plain, anchor);
+    swapped = true;
   }
   auto v = analysis::verify(**plain, **anchor, api, opts.arch);
   int exitCode = exitCodeFor("verify", v.verdict);
@@ -91,6 +132,7 @@ FileOutput verifyOne(const std::string &plainPath, const std::string &anchorPath
     Json j = envelope("verify", v.verdict, exitCode);
     j["plain"] = plainPath;
     j["anchor"] = anchorPath;
+    j["swapped"] = swapped;
     j["not_comparable_reason"] =
         v.notComparableReason.empty() ? Json(nullptr) : Json(v.notComparableReason);
     Json missing = Json::array(), extra = Json::array(), reconciled = Json::array(),
@@ -145,8 +187,11 @@ FileOutput verifyOne(const std::string &plainPath, const std::string &anchorPath
     return o;
   }
 
-  std::string out = fmt::format("plain:   {}\nanchor:  {}\nverdict: {}\n", plainPath, anchorPath,
-                                verdictName(v.verdict));
+  // The verdict first, as in every text report.
+  std::string out =
+      fmt::format("verdict: {}\nplain:   {}{}\nanchor:  {}{}\n", verdictName(v.verdict), plainPath,
+                  swapped ? "  (given second: the arguments were swapped)" : "", anchorPath,
+                  swapped ? "  (given first)" : "");
   if (!v.notComparableReason.empty())
     out += fmt::format("not comparable: {}\n", v.notComparableReason);
   // One entry per difference, both sides, and the edit that fixes it.
@@ -208,6 +253,98 @@ FileOutput verifyOne(const std::string &plainPath, const std::string &anchorPath
   return o;
 }
 
+/// The kernel a dump defines: the name of its first `tt.func public`, read
+/// from the text without parsing it ("" when none, or the file cannot be read;
+/// loading it for the comparison then says why).
+std::string kernelNameOf(const std::string &path) {
+  auto buf = readInputFile(path);
+  if (!buf) {
+    llvm::consumeError(buf.takeError());
+    return "";
+  }
+  llvm::StringRef text = (*buf)->getBuffer();
+  size_t at = text.find("tt.func public @");
+  if (at == llvm::StringRef::npos)
+    return "";
+  llvm::StringRef rest = text.substr(at + strlen("tt.func public @"));
+  if (rest.consume_front("\""))
+    return rest.take_until([](char c) { return c == '"' || c == '\n'; }).str();
+  return rest
+      .take_while([](char c) { return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.'; })
+      .str();
+}
+
+/// Every regular `.ttgir` directly in `dir`, sorted.
+std::vector<std::string> ttgirFilesIn(const std::string &dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec))
+    if (it->path().extension() == ".ttgir" && isRegularFile(it->path().string()))
+      files.push_back(it->path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+/// Two directories: each plain dump with the anchor that defines the same
+/// kernel (`tt.func public @name`), whatever the files are called
+/// (`foo.ttgir` with `foo_anchor.ttgir` or `foo.gluon.ttgir`); among several
+/// anchors of one kernel the one named after the plain file; with none, the
+/// anchor named after it (same name, or `_anchor`, `.anchor`, `_gluon`,
+/// `.gluon` added, `gluon_` before). A dump with no anchor gets a pair whose
+/// anchor is empty and whose plain side is the error line.
+std::vector<std::string> pairByKernel(const std::vector<std::string> &plains,
+                                      const std::vector<std::string> &anchors,
+                                      const std::string &anchorDir) {
+  namespace path = llvm::sys::path;
+  std::vector<std::pair<std::string, std::string>> anchorKernels; // (file, kernel)
+  for (auto &a : anchors)
+    anchorKernels.emplace_back(a, kernelNameOf(a));
+  auto namedAfter = [](const std::string &anchor, llvm::StringRef stem) {
+    llvm::StringRef s = path::stem(anchor);
+    for (const char *suffix : {"", "_anchor", ".anchor", "_gluon", ".gluon"})
+      if (s == (stem + suffix).str())
+        return true;
+    return s == ("gluon_" + stem).str();
+  };
+  std::vector<std::string> pairs;
+  for (auto &p : plains) {
+    std::string kernel = kernelNameOf(p);
+    llvm::StringRef stem = path::stem(p);
+    std::vector<std::string> sameKernel, named;
+    for (auto &[a, k] : anchorKernels) {
+      if (!kernel.empty() && k == kernel)
+        sameKernel.push_back(a);
+      if (namedAfter(a, stem))
+        named.push_back(a);
+    }
+    std::vector<std::string> chosen = sameKernel;
+    if (chosen.size() > 1) {
+      std::vector<std::string> both;
+      for (auto &a : chosen)
+        if (std::find(named.begin(), named.end(), a) != named.end())
+          both.push_back(a);
+      chosen = both.empty() ? chosen : both;
+    } else if (chosen.empty()) {
+      chosen = named;
+    }
+    if (chosen.size() == 1) {
+      pairs.push_back(p + "\t" + chosen.front());
+      continue;
+    }
+    std::string why =
+        chosen.empty()
+            ? fmt::format("no anchor in {} for this dump: no .ttgir there defines {}, nor is one "
+                          "named {}.ttgir, {}_anchor.ttgir or {}.gluon.ttgir",
+                          anchorDir, kernel.empty() ? "its kernel" : "@" + kernel, stem.str(),
+                          stem.str(), stem.str())
+            : fmt::format("{} anchors in {} define @{}: {}; pair them with --pairs", chosen.size(),
+                          anchorDir, kernel, llvm::join(chosen, ", "));
+    pairs.push_back(errorLine(llvm::make_error<InputError>(p, 0, 0, why)) + "\t");
+  }
+  return pairs;
+}
+
 // Pairs travel through the multi-file driver as "plain\tanchor".
 int execute() {
   if (opts.json)
@@ -252,18 +389,11 @@ int execute() {
                        kExitUsage);
   } else if (fs::is_directory(opts.plain) && fs::is_directory(opts.anchor)) {
     // Two directories: every .ttgir of the plain one with the anchor of the
-    // same name.
-    std::vector<std::string> names;
-    std::error_code ec;
-    for (fs::directory_iterator it(opts.plain, ec), end; it != end && !ec; it.increment(ec))
-      if (it->path().extension() == ".ttgir" && isRegularFile(it->path().string()))
-        names.push_back(it->path().filename().string());
-    std::sort(names.begin(), names.end());
-    if (names.empty())
+    // same kernel.
+    std::vector<std::string> plains = ttgirFilesIn(opts.plain);
+    if (plains.empty())
       return reportError(opts.plain + ": error: no .ttgir in this directory", kExitInput);
-    for (auto &n : names)
-      pairs.push_back((fs::path(opts.plain) / n).string() + "\t" +
-                      (fs::path(opts.anchor) / n).string());
+    pairs = pairByKernel(plains, ttgirFilesIn(opts.anchor), opts.anchor);
   } else {
     pairs.push_back(opts.plain + "\t" + opts.anchor);
   }

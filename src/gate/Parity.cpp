@@ -7,6 +7,7 @@
 #include "tilexform/asm/Artifacts.h"
 #include "tilexform/asm/Audit.h"
 #include "tilexform/asm/Probe.h"
+#include "tilexform/hw/Target.h"
 #include "tilexform/ir/Module.h"
 #include "tilexform/support/InputError.h"
 #include "tilexform/support/Json.h"
@@ -157,6 +158,7 @@ struct Arm {
   std::optional<analysis::LoopPipeline> pipeline;
   std::optional<asmfile::AuditReport> audit;
   std::optional<asmfile::ProbedKernel> probed;
+  std::string archConflict; // --arch of another vendor than the arm's artifacts
 };
 
 llvm::Expected<Arm> loadArm(const std::string &path, const std::string &kernel,
@@ -286,8 +288,20 @@ llvm::Expected<Arm> loadArm(const std::string &path, const std::string &kernel,
   } else {
     llvm::consumeError(pr.takeError());
   }
-  if (!arch.empty())
+  if (!arch.empty()) {
+    if (arm.info.arch) {
+      const std::string &named =
+          !arm.info.ttgir.empty() && arm.module && !arm.module->facts.arch().empty()
+              ? arm.info.ttgir
+              : arm.info.listing;
+      if (auto c = hw::vendorConflict(named, *arm.info.arch,
+                                      named == arm.info.ttgir ? "dump" : "listing", arch))
+        arm.archConflict = *c;
+    }
+    if (arm.archConflict.empty() && arm.probed)
+      arm.archConflict = arm.probed->archConflict;
     arm.info.arch = arch;
+  }
   return arm;
 }
 
@@ -703,6 +717,10 @@ llvm::Expected<ParityReport> parityGate(const ParityOptions &o) {
   auto a = loadArm(o.anchorDir, o.kernel, o.arch, "anchor");
   if (!a)
     return a.takeError();
+  if (!c->archConflict.empty() || !a->archConflict.empty()) {
+    r.archConflict = !c->archConflict.empty() ? c->archConflict : a->archConflict;
+    return r;
+  }
   if (c->info.arch && a->info.arch && *c->info.arch != *a->info.arch)
     r.notes.push_back(fmt::format("the champion is built for {} and the anchor for {}",
                                   *c->info.arch, *a->info.arch));

@@ -1,8 +1,10 @@
 #include "tilexform/hw/ArchData.h"
+#include "tilexform/hw/Products.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <mutex>
 
@@ -77,6 +79,66 @@ std::optional<Figure> sharedCapacity(const std::string &arch) {
   if (auto f = figure(arch, "max_lds_per_workgroup_bytes"))
     return f;
   return figure(arch, "shared_memory_per_block_optin_bytes");
+}
+
+const std::vector<Product> &products() {
+  static const std::vector<Product> table = [] {
+    std::vector<Product> out;
+    auto doc = nlohmann::json::parse(kProducts);
+    const auto &sources = doc.at("sources");
+    for (const auto &p : doc.at("products")) {
+      std::string key = p.at("source").get<std::string>();
+      out.push_back(Product{p.at("name").get<std::string>(), p.at("arch").get<std::string>(),
+                            sources.at(key).get<std::string>()});
+    }
+    return out;
+  }();
+  return table;
+}
+
+namespace {
+
+/// Lower-case words of a name, split at anything but a letter or digit.
+std::vector<std::string> wordsOf(const std::string &text) {
+  std::vector<std::string> words(1);
+  for (char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      words.back().push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    else if (!words.back().empty())
+      words.emplace_back();
+  }
+  if (words.back().empty())
+    words.pop_back();
+  return words;
+}
+
+} // namespace
+
+std::optional<Product> findProduct(const std::string &text) {
+  std::vector<std::string> words = wordsOf(text);
+  static const char *const kVendorWords[] = {"nvidia", "geforce",  "tesla",
+                                             "amd",    "instinct", "radeon"};
+  size_t first = 0;
+  while (first < words.size() && std::find(std::begin(kVendorWords), std::end(kVendorWords),
+                                           words[first]) != std::end(kVendorWords))
+    ++first;
+  std::optional<Product> best;
+  size_t bestLength = 0;
+  for (const Product &p : products()) {
+    std::string name;
+    for (auto &w : wordsOf(p.name))
+      if (std::find(std::begin(kVendorWords), std::end(kVendorWords), w) == std::end(kVendorWords))
+        name += w;
+    // The product's letters must be the input's first whole words.
+    std::string joined;
+    for (size_t i = first; i < words.size() && joined.size() < name.size(); ++i)
+      joined += words[i];
+    if (joined == name && name.size() > bestLength) {
+      best = p;
+      bestLength = name.size();
+    }
+  }
+  return best;
 }
 
 } // namespace tilexform::hw

@@ -1,12 +1,14 @@
 #include "tilexform/hw/Target.h"
 
 #include "tilexform/hw/ArchData.h"
+#include "tilexform/hw/Products.h"
 
 #include <llvm/ADT/StringExtras.h>
 
 namespace tilexform::hw {
 
 const char *vendorName(Vendor v) { return v == Vendor::Amd ? "amd" : "nvidia"; }
+const char *vendorTitle(Vendor v) { return v == Vendor::Amd ? "AMD" : "NVIDIA"; }
 
 std::string Target::tritonTarget() const {
   if (vendor == Vendor::Amd)
@@ -61,12 +63,44 @@ std::optional<Target> parseTarget(llvm::StringRef text) {
 }
 
 llvm::Expected<Target> parseTargetOption(llvm::StringRef text) {
+  // What a person types: any case ("SM90", "sm_90A", "GFX942"), or a GPU's
+  // name (data/hw/products.json: "H100", "MI300X", "RTX 5090"). Artifacts
+  // state their target in the toolchains' own spelling (parseTarget).
   auto t = parseTarget(text);
+  if (!t)
+    t = parseTarget(text.lower());
+  if (!t)
+    if (auto product = findProduct(text.str()))
+      t = parseTarget(product->arch);
   if (!t)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "--arch: '" + text.str() + "' is not an arch name (known: " +
                                        llvm::join(knownArchs(), ", ") + ")");
   return *t;
+}
+
+std::optional<std::string> vendorConflict(llvm::StringRef input, llvm::StringRef stated,
+                                          Vendor statedVendor, llvm::StringRef what,
+                                          const Target &option) {
+  if (statedVendor == option.vendor)
+    return std::nullopt;
+  // "an sm_90", "an AMDGCN", "a gfx942", "a PTX": the article as the name is read aloud.
+  bool vowelSound =
+      stated.starts_with("sm") || stated.starts_with("AMD") || stated.starts_with("NVIDIA");
+  return (input + " is " + (vowelSound ? "an " : "a ") + stated + " " + what + "; --arch " +
+          option.arch + " is " + vendorTitle(option.vendor) + " (--arch reads an input as " +
+          "another chip of its own vendor: give an " + vendorTitle(statedVendor) +
+          " arch, or none)")
+      .str();
+}
+
+std::optional<std::string> vendorConflict(llvm::StringRef input, llvm::StringRef stated,
+                                          llvm::StringRef what, llvm::StringRef optionArch) {
+  auto s = parseTarget(stated);
+  auto o = parseTarget(optionArch);
+  if (!s || !o)
+    return std::nullopt;
+  return vendorConflict(input, s->arch, s->vendor, what, *o);
 }
 
 std::string declinedNote(const std::string &arch) {

@@ -1,3 +1,4 @@
+#include "tilexform/hw/Products.h"
 #include "tilexform/hw/Target.h"
 #include "tilexform/support/Verdict.h"
 
@@ -40,6 +41,56 @@ TEST(Target, WarpSizeComesFromTheData) {
   ASSERT_TRUE(t);
   EXPECT_FALSE(t->hasFigures());
   EXPECT_TRUE(bool(parseTargetOption("gfx1030")));
+}
+
+TEST(Target, ArchOptionReadsAnyCaseAndProductNames) {
+  // Artifacts spell their target the toolchains' way: parseTarget keeps to
+  // that; --arch (parseTargetOption) also reads what a person types.
+  EXPECT_FALSE(parseTarget("H100"));
+  EXPECT_FALSE(parseTarget("GFX942"));
+  const std::pair<const char *, const char *> cases[] = {{"SM90", "sm_90"},
+                                                         {"sm_90A", "sm_90"},
+                                                         {"GFX942", "gfx942"},
+                                                         {"H100", "sm_90"},
+                                                         {"h200", "sm_90"},
+                                                         {"NVIDIA H100 SXM5", "sm_90"},
+                                                         {"A100", "sm_80"},
+                                                         {"B200", "sm_100"},
+                                                         {"RTX 5090", "sm_120"},
+                                                         {"rtx5090", "sm_120"},
+                                                         {"GeForce RTX 5090", "sm_120"},
+                                                         {"MI300X", "gfx942"},
+                                                         {"mi325x", "gfx942"},
+                                                         {"AMD Instinct MI355X", "gfx950"},
+                                                         {"MI300X-OAM", "gfx942"},
+                                                         {"RX 9070 XT", "gfx1201"},
+                                                         {"MI250X", "gfx90a"},
+                                                         {"H20", "sm_90"}};
+  for (auto [text, arch] : cases) {
+    auto t = parseTargetOption(text);
+    ASSERT_TRUE(bool(t)) << text << ": " << llvm::toString(t.takeError());
+    EXPECT_EQ(t->arch, arch) << text;
+  }
+  // A product's letters must be whole words of what is typed.
+  for (const char *s : {"H1000", "MI300", "RTX 509", "A1000"}) {
+    auto t = parseTargetOption(s);
+    EXPECT_FALSE(bool(t)) << s;
+    if (!t)
+      llvm::consumeError(t.takeError());
+  }
+}
+
+TEST(Target, EveryProductHasASourceAndAnArch) {
+  for (auto &p : tilexform::hw::products()) {
+    EXPECT_FALSE(p.source.empty()) << p.name;
+    EXPECT_NE(p.source.find("https://"), std::string::npos) << p.name;
+    auto t = parseTarget(p.arch);
+    ASSERT_TRUE(t) << p.name << " -> " << p.arch;
+    EXPECT_EQ(t->arch, p.arch) << p.name;
+    auto found = tilexform::hw::findProduct(p.name);
+    ASSERT_TRUE(found) << p.name;
+    EXPECT_EQ(found->name, p.name);
+  }
 }
 
 TEST(Target, NotAnArch) {

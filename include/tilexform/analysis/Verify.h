@@ -86,4 +86,12 @@ VerifyReport verify(const ir::Module &plain, const ir::Module &anchor,
                     gluon::GluonApi api = gluon::GluonApi::V3_6,
                     const std::string &archOverride = {});
 
+/// What in a module says it was compiled from Gluon rather than plain Triton,
+/// as a phrase for a message ("it uses the gluon dialect (gluon.set_auto_layout)",
+/// "its kernel's source is src/gluon_kernels.py"); "" when nothing does.
+/// A faithful anchor's TTGIR has plain's ops and layouts, so this is the
+/// Gluon dialect of IR before layout inference, or a source file whose name
+/// says gluon.
+std::string gluonEvidence(const ir::Module &mod);
+
 } // namespace tilexform::analysis

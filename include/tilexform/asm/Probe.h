@@ -30,6 +30,9 @@ struct ProbedKernel {
   std::optional<int64_t> spills; // AMD: VGPR + SGPR spill slots; NVIDIA: local bytes / 4
   std::optional<hw::Occupancy> occupancy;
   std::string declined; // why occupancy was not computed
+  /// ProbeOptions::arch names another vendor than an artifact of this kernel
+  /// states: the one line refusing it (hw::vendorConflict), else empty.
+  std::string archConflict;
   std::vector<std::string> notes;
 
   std::optional<int64_t> get(const std::string &key) const {

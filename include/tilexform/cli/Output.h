@@ -154,6 +154,11 @@ void addFormatOptions(CLI::App *cmd, std::string &format, bool &json);
 /// arch, or has no figures, is the same usage error (64) in every command.
 void addArchOption(CLI::App *cmd, std::string &arch, const std::string &help);
 
+/// An `--arch` of another vendor than the target a dump states
+/// (`ttg.target`): reported as a usage error (hw::vendorConflict) and 64
+/// returned; 0 when the dump names no target or one of the same vendor.
+int refuseCrossVendorArch(const std::string &shown, const ir::Module &mod, const std::string &arch);
+
 /// `--gluon-api 3.6|3.5` on a command.
 void addGluonApiOption(CLI::App *cmd, std::string &api);
 

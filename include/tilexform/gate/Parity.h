@@ -63,6 +63,9 @@ struct ArmArtifacts {
 struct ParityReport {
   Verdict verdict = Verdict::NotCleared; // Cleared, NotCleared, NotResolved, InvalidInput
   std::string invalidReason;
+  /// ParityOptions::arch names another vendor than an arm's artifacts state
+  /// (hw::vendorConflict): the line refusing it, and nothing else is judged.
+  std::string archConflict;
   double championMs = 0, anchorMs = 0, ratio = 0, minRatio = 0.95;
   /// With samples: each arm's spread and the ratio's confidence interval.
   std::optional<ArmStats> championStats, anchorStats;
