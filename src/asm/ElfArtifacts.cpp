@@ -6,6 +6,7 @@
 //    EIATTR records of .nv.info, the block size from .nv.info.<name>, static
 //    shared memory from .nv.shared.<name>.
 #include "tilexform/asm/Artifacts.h"
+#include "tilexform/hw/ArchData.h"
 #include "tilexform/hw/Target.h"
 
 #include <llvm/BinaryFormat/ELF.h>
@@ -280,11 +281,13 @@ llvm::Expected<std::vector<KernelFacts>> readHsaco(const std::string &file, llvm
   std::optional<std::string> flagsArch = amdgpuArchFromFlags(elf->ef.getHeader().e_flags);
   // The kernel descriptor (64 bytes at <name>.kd) holds what the hardware
   // allocates: COMPUTE_PGM_RSRC1 bits 5:0 are the VGPR blocks and bits 9:6 the
-  // SGPR blocks, both in granules of 8 on GFX9 (incl. gfx90a/gfx942/gfx950).
-  // When waves_per_eu pads the allocation this differs from .vgpr_count.
+  // SGPR blocks, in the arch's granules (data/hw kd_vgpr_granule and
+  // kd_sgpr_granule; read only where both are known). When waves_per_eu pads
+  // the allocation this differs from .vgpr_count.
   const auto &sections = elf->sections;
   std::string arch = target ? *target : flagsArch.value_or("");
-  bool gfx9 = llvm::StringRef(arch).starts_with("gfx9");
+  auto vgprBlock = hw::figure(arch, "kd_vgpr_granule");
+  auto sgprBlock = hw::figure(arch, "kd_sgpr_granule");
   for (auto &k : kernels) {
     if (target || flagsArch) {
       k.arch = target ? target : flagsArch;
@@ -309,12 +312,12 @@ llvm::Expected<std::vector<KernelFacts>> readHsaco(const std::string &file, llvm
       }
       const char *p = bytes.data() + off;
       uint32_t rsrc1 = llvm::support::endian::read32le(p + 48);
-      if (gfx9) {
+      if (vgprBlock && sgprBlock) {
         k.vgprsForOccupancy =
-            fig(((rsrc1 & 0x3f) + 1) * 8, file,
+            fig(((rsrc1 & 0x3f) + 1) * vgprBlock->value, file,
                 k.kernel + ".kd COMPUTE_PGM_RSRC1.GRANULATED_WORKITEM_VGPR_COUNT");
         k.sgprsForOccupancy =
-            fig((((rsrc1 >> 6) & 0xf) + 1) * 8, file,
+            fig((((rsrc1 >> 6) & 0xf) + 1) * sgprBlock->value, file,
                 k.kernel + ".kd COMPUTE_PGM_RSRC1.GRANULATED_WAVEFRONT_SGPR_COUNT");
       }
     }

@@ -1,4 +1,5 @@
 #include "tilexform/asm/Probe.h"
+#include "tilexform/hw/ArchData.h"
 #include "tilexform/hw/Target.h"
 #include "tilexform/support/InputError.h"
 #include "tilexform/support/InputKind.h"
@@ -254,9 +255,18 @@ ProbedKernel join(const std::string &name, const std::vector<const KernelFacts *
           other && other->value != jsonWarps->value)
         k.notes.push_back("num_warps disagree: metadata " + std::to_string(jsonWarps->value) +
                           ", " + artifactKindName(kind) + " " + std::to_string(other->value));
+  // The descriptor holds whole blocks (data/hw kd_vgpr_granule): the
+  // listing's count rounded up to one agrees.
+  auto descriptorBlocks = [&](int64_t vgprs) -> int64_t {
+    for (const KernelFacts *f : facts)
+      if (f->kind == AK::Hsaco && f->arch)
+        if (auto block = hw::figure(*f->arch, "kd_vgpr_granule"); block && block->value > 0)
+          return (vgprs + block->value - 1) / block->value * block->value;
+    return vgprs;
+  };
   if (auto text = figureOf(AK::Amdgcn, &KernelFacts::vgprsForOccupancy))
     if (auto bin = figureOf(AK::Hsaco, &KernelFacts::vgprsForOccupancy))
-      if ((text->value + 7) / 8 * 8 != bin->value && text->value != bin->value)
+      if (descriptorBlocks(text->value) != bin->value && text->value != bin->value)
         k.notes.push_back("VGPRs disagree: amdgcn " + std::to_string(text->value) +
                           ", hsaco descriptor " + std::to_string(bin->value));
 

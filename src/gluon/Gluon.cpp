@@ -1,4 +1,5 @@
 #include "tilexform/gluon/Gluon.h"
+#include "tilexform/layout/Kind.h"
 #include "tilexform/layout/Validate.h"
 #include "tilexform/support/Text.h"
 
@@ -28,12 +29,16 @@ const char *pyBool(bool b) { return b ? "True" : "False"; }
 
 // ---- emission ---------------------------------------------------------------
 
-struct Emitter {
+struct Emitter : GluonSpelling {
   GluonApi api;
   std::string reason;
 
+  explicit Emitter(GluonApi api) : api(api) {}
+  bool api35() const override { return api == GluonApi::V3_5; }
+  void decline(std::string why) override { reason = std::move(why); }
+
   // The CGA keyword arguments, empty for one CTA.
-  std::string cga(const CGALayout &c, unsigned rank) const {
+  std::string cga(const CGALayout &c, unsigned rank) const override {
     if (c.bases.empty())
       return "";
     if (api == GluonApi::V3_6)
@@ -69,6 +74,8 @@ struct Emitter {
   }
 
   std::optional<std::string> emit(const Encoding &enc) {
+    if (const KindInfo *kind = kindOf(enc))
+      return kind->emitGluon(enc, *this);
     return std::visit(
         Overloaded{
             [&](const BlockedEncoding &e) -> std::optional<std::string> {
@@ -106,18 +113,6 @@ struct Emitter {
                                           listText(e.warpsPerCTA));
               if (e.elementBitWidth != 32)
                 s += fmt::format(", element_bitwidth={}", e.elementBitWidth);
-              if (std::any_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
-                              [](unsigned t) { return t != 1; }))
-                s += ", tiles_per_warp=" + listText(e.tilesPerWarp);
-              return s + cga(e.cga, unsigned(e.warpsPerCTA.size())) + ")";
-            },
-            [&](const AmdWmmaEncoding &e) -> std::optional<std::string> {
-              std::vector<unsigned> instr =
-                  e.instrShape.empty() ? std::vector<unsigned>{16, 16, 16} : e.instrShape;
-              std::string s = fmt::format("gl.amd.AMDWMMALayout(version={}, transposed={}, "
-                                          "warps_per_cta={}, instr_shape={}",
-                                          e.version, pyBool(e.isTranspose), listText(e.warpsPerCTA),
-                                          listText(instr));
               if (std::any_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
                               [](unsigned t) { return t != 1; }))
                 s += ", tiles_per_warp=" + listText(e.tilesPerWarp);
@@ -205,7 +200,9 @@ struct Emitter {
                                  "or a newer Triton); kept by name, no constructor"
                            : e.text + " is not a layout Gluon can construct";
               return std::nullopt;
-            }},
+            },
+            // The kinds of kindTable(), emitted above.
+            [&](const auto &) -> std::optional<std::string> { return std::nullopt; }},
         enc.value);
   }
 };
@@ -345,7 +342,7 @@ private:
 };
 
 // Binds a call's arguments to a class's field list (positional order).
-class Args {
+class Args : public GluonArgs {
 public:
   Args(const PyCall &call, std::vector<std::string> fields) : name_(call.name) {
     if (call.args.size() > fields.size())
@@ -360,7 +357,7 @@ public:
       values_[k] = v;
     }
   }
-  bool has(const std::string &k) const {
+  bool has(const std::string &k) const override {
     auto it = values_.find(k);
     return it != values_.end() && !std::holds_alternative<PyNone>(it->second.v);
   }
@@ -370,7 +367,7 @@ public:
       throw std::invalid_argument(name_ + ": missing argument '" + k + "'");
     return it->second;
   }
-  int64_t integer(const std::string &k) const {
+  int64_t integer(const std::string &k) const override {
     auto *p = std::get_if<int64_t>(&get(k).v);
     if (!p || *p < 0)
       throw std::invalid_argument(name_ + ": '" + k + "' must be a non-negative integer");
@@ -380,8 +377,10 @@ public:
           fmt::format("{}: '{}' out of range (must be below 2^30)", name_, k));
     return *p;
   }
-  int64_t integer(const std::string &k, int64_t dflt) const { return has(k) ? integer(k) : dflt; }
-  bool boolean(const std::string &k, bool dflt) const {
+  int64_t integer(const std::string &k, int64_t dflt) const override {
+    return has(k) ? integer(k) : dflt;
+  }
+  bool boolean(const std::string &k, bool dflt) const override {
     if (!has(k))
       return dflt;
     auto *p = std::get_if<bool>(&get(k).v);
@@ -389,11 +388,11 @@ public:
       throw std::invalid_argument(name_ + ": '" + k + "' must be True or False");
     return *p;
   }
-  std::vector<unsigned> ints(const std::string &k) const { return intsOf(get(k), k); }
-  std::vector<unsigned> ints(const std::string &k, std::vector<unsigned> dflt) const {
+  std::vector<unsigned> ints(const std::string &k) const override { return intsOf(get(k), k); }
+  std::vector<unsigned> ints(const std::string &k, std::vector<unsigned> dflt) const override {
     return has(k) ? ints(k) : dflt;
   }
-  Bases bases(const std::string &k) const {
+  Bases bases(const std::string &k) const override {
     if (!has(k))
       return {};
     auto *l = std::get_if<PyList>(&get(k).v);
@@ -407,6 +406,7 @@ public:
     return out;
   }
   const std::string &name() const { return name_; }
+  CGALayout cga(unsigned rank) const override;
 
 private:
   std::vector<unsigned> intsOf(const PyValue &v, const std::string &k) const {
@@ -430,18 +430,20 @@ private:
   std::map<std::string, PyValue> values_;
 };
 
-CGALayout cgaArgs(const Args &a, unsigned rank) {
-  if (a.has("cga_layout"))
-    return CGALayout{a.bases("cga_layout")};
-  if (a.has("ctas_per_cga") || a.has("cta_split_num") || a.has("cta_order")) {
+CGALayout Args::cga(unsigned rank) const {
+  if (has("cga_layout"))
+    return CGALayout{bases("cga_layout")};
+  if (has("ctas_per_cga") || has("cta_split_num") || has("cta_order")) {
     std::vector<unsigned> ones(rank, 1), order;
     for (int i = int(rank) - 1; i >= 0; --i)
       order.push_back(unsigned(i));
-    return cgaFromSplitParams(a.ints("ctas_per_cga", ones), a.ints("cta_split_num", ones),
-                              a.ints("cta_order", order));
+    return cgaFromSplitParams(ints("ctas_per_cga", ones), ints("cta_split_num", ones),
+                              ints("cta_order", order));
   }
   return {};
 }
+
+CGALayout cgaArgs(const Args &a, unsigned rank) { return a.cga(rank); }
 
 std::string shortName(const std::string &dotted) {
   auto pos = dotted.rfind('.');
@@ -483,6 +485,10 @@ EncodingPtr callToEncoding(const PyCall &call) {
     f.insert(f.end(), cgaFields.begin(), cgaFields.end());
     return f;
   };
+  if (const KindInfo *kind = kindOfGluonClass(cls)) {
+    Args a(call, kind->gluonFields);
+    return kind->parseGluon(a);
+  }
   if (cls == "BlockedLayout") {
     Args a(call, with({"size_per_thread", "threads_per_warp", "warps_per_cta", "order"}));
     BlockedEncoding e;
@@ -530,22 +536,6 @@ EncodingPtr callToEncoding(const PyCall &call) {
     e.isTransposed = a.boolean("transposed", false);
     e.warpsPerCTA = a.ints("warps_per_cta");
     e.elementBitWidth = unsigned(a.integer("element_bitwidth", 32));
-    e.tilesPerWarp = a.ints("tiles_per_warp", {});
-    if (std::all_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
-                    [](unsigned t) { return t == 1; }))
-      e.tilesPerWarp.clear();
-    e.cga = cgaArgs(a, unsigned(e.warpsPerCTA.size()));
-    return makeEncoding(e);
-  }
-  if (cls == "AMDWMMALayout") {
-    Args a(call, with({"version", "transposed", "warps_per_cta", "instr_shape", "tiles_per_warp"}));
-    AmdWmmaEncoding e;
-    e.version = unsigned(a.integer("version"));
-    e.isTranspose = a.boolean("transposed", false);
-    e.warpsPerCTA = a.ints("warps_per_cta");
-    e.instrShape = a.ints("instr_shape", {});
-    if (e.instrShape == std::vector<unsigned>{16, 16, 16})
-      e.instrShape.clear();
     e.tilesPerWarp = a.ints("tiles_per_warp", {});
     if (std::all_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
                     [](unsigned t) { return t == 1; }))
@@ -658,7 +648,7 @@ EncodingPtr toEncoding(const PyValue &v) {
 } // namespace
 
 GluonExpr emitGluon(const Encoding &enc, GluonApi api) {
-  Emitter em{api, ""};
+  Emitter em(api);
   GluonExpr r;
   r.expr = em.emit(enc);
   if (!r.expr)

@@ -67,6 +67,23 @@ std::optional<Figure> figure(const std::string &arch, const std::string &key) {
   return Figure{f.at("value").get<long long>(), f.at("source").get<std::string>()};
 }
 
+std::optional<Fact> fact(const std::string &arch, const std::string &key) {
+  auto it = table().find(arch);
+  if (it == table().end() || !it->second.contains(key) || !it->second[key].is_object() ||
+      !it->second[key].value("value", nlohmann::json()).is_string())
+    return std::nullopt;
+  const auto &f = it->second[key];
+  return Fact{f.at("value").get<std::string>(), f.at("source").get<std::string>()};
+}
+
+std::vector<std::string> archsOfFamily(const std::string &family) {
+  std::vector<std::string> out;
+  for (const std::string &arch : knownArchs())
+    if (auto f = fact(arch, "family"); f && f->value == family)
+      out.push_back(arch);
+  return out;
+}
+
 std::optional<unsigned> warpSize(const std::string &arch) {
   auto it = table().find(arch);
   if (it == table().end() || !it->second.contains("warp_size") ||

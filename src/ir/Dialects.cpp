@@ -1,4 +1,5 @@
 #include "tilexform/ir/Dialects.h"
+#include "tilexform/layout/Kind.h"
 #include "tilexform/layout/Validate.h"
 
 #include <mlir/Dialect/Arith/IR/Arith.h>
@@ -344,13 +345,61 @@ bool offsetBlockBases(DialectAsmParser &p, DictionaryAttr dict, Bases &off, Base
   return true;
 }
 
+// An attribute body as a kind of kindTable() reads it: the accessors above,
+// errors at the parser's position.
+class DictFields : public AttrFields {
+public:
+  DictFields(DialectAsmParser &p, DictionaryAttr dict, CgaFields &cga)
+      : p_(p), dict_(dict), cga_(cga) {}
+  std::vector<std::string> keys() const override {
+    std::vector<std::string> out;
+    for (auto nv : dict_)
+      out.push_back(nv.getName().str());
+    return out;
+  }
+  bool has(const std::string &key) const override { return bool(dict_.get(key)); }
+  bool uintValue(const std::string &key, unsigned &out) override {
+    return ::tilexform::ir::uintValue(p_, dict_.get(key), key, out);
+  }
+  bool boolValue(const std::string &key, bool &out) override {
+    return ::tilexform::ir::boolValue(p_, dict_.get(key), key, out);
+  }
+  std::vector<unsigned> uintList(const std::string &key, bool &ok) override {
+    return ::tilexform::ir::uintList(p_, dict_.get(key), key, ok);
+  }
+  Bases basesList(const std::string &key, bool &ok) override {
+    return ::tilexform::ir::basesList(p_, dict_.get(key), key, ok);
+  }
+  std::unique_ptr<AttrFields> dictionary(const std::string &key) override {
+    auto d = dyn_cast_or_null<DictionaryAttr>(dict_.get(key));
+    if (!d)
+      return nullptr;
+    return std::make_unique<DictFields>(p_, d, cga_);
+  }
+  bool takeCga(const std::string &key, bool &ok) override {
+    return cga_.take(p_, key, dict_.get(key), ok);
+  }
+  std::optional<CGALayout> finishCga(unsigned rank) override { return cga_.finish(p_, rank); }
+  void error(const std::string &message) override { p_.emitError(p_.getNameLoc(), message); }
+
+private:
+  DialectAsmParser &p_;
+  DictionaryAttr dict_;
+  CgaFields &cga_;
+};
+
 Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
   MLIRContext *ctx = p.getContext();
   bool ok = true;
   auto finish = [&](auto enc) -> Attribute {
     if (!ok)
       return {};
-    auto made = makeEncoding(std::move(enc));
+    auto made = [&] {
+      if constexpr (std::is_same_v<decltype(enc), Encoding>)
+        return std::make_shared<const Encoding>(std::move(enc));
+      else
+        return makeEncoding(std::move(enc));
+    }();
     std::string invalid = validateEncoding(*made);
     if (!invalid.empty()) {
       p.emitError(p.getNameLoc(), invalid);
@@ -416,10 +465,7 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
       p.emitError(p.getNameLoc(), "padded_shared 'order' must be a permutation of the dims");
       return {};
     }
-    std::vector<int32_t> s(shape.begin(), shape.end());
-    e.linear =
-        identityStandardND("offset", s, order) * LinearLayout::identity1D(1, "block", "dim0");
-    e.linear = e.linear.transposeOuts(standardOutDimNames(int(shape.size())));
+    e.linear = paddedIdentity(std::vector<int32_t>(shape.begin(), shape.end()), order);
     return finish(e);
   }
 
@@ -437,6 +483,13 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
     return {};
 
   CgaFields cga;
+  if (const KindInfo *kind = kindOfMnemonic(mnemonic.str())) {
+    DictFields fields(p, dict, cga);
+    EncodingPtr enc = kind->parseAttr(fields);
+    if (!enc)
+      return {};
+    return finish(*enc);
+  }
   if (mnemonic == "blocked") {
     BlockedEncoding e;
     for (auto nv : dict) {
@@ -598,97 +651,6 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
     e.cga = *c;
     return finish(e);
   }
-  if (mnemonic == "amd_wmma") {
-    AmdWmmaEncoding e;
-    DictionaryAttr ctaLayout;
-    unsigned rank = 2;
-    bool haveWarps = false;
-    for (auto nv : dict) {
-      StringRef k = nv.getName().strref();
-      Attribute v = nv.getValue();
-      if (k == "version")
-        ok = uintValue(p, v, k, e.version);
-      else if (k == "isTranspose" || k == "isTransposed")
-        ok = boolValue(p, v, k, e.isTranspose);
-      else if (k == "warpsPerCTA")
-        e.warpsPerCTA = uintList(p, v, k, ok), haveWarps = true;
-      else if (k == "tilesPerWarp")
-        e.tilesPerWarp = uintList(p, v, k, ok);
-      else if (k == "instrShape")
-        e.instrShape = uintList(p, v, k, ok);
-      else if (k == "ctaLayout")
-        ctaLayout = dyn_cast<DictionaryAttr>(v);
-      else if (k == "rank")
-        ok = uintValue(p, v, k, rank);
-      else
-        cga.take(p, k, v, ok);
-      if (!ok)
-        return {};
-    }
-    if (ctaLayout) {
-      // The later spelling: a linear layout over whole tiles. It maps back to
-      // warpsPerCTA/tilesPerWarp when it is the identity that
-      // chooseWmmaCTALinearLayout builds (dims innermost-first).
-      Bases regs, warps;
-      if (auto r = ctaLayout.get("register"))
-        regs = basesList(p, r, "register", ok);
-      if (auto w = ctaLayout.get("warp"))
-        warps = basesList(p, w, "warp", ok);
-      if (!ok)
-        return {};
-      unsigned r = 0;
-      if (!basesRank(p, {&regs, &warps}, r))
-        return {};
-      if (r)
-        rank = r;
-      e.warpsPerCTA.assign(rank, 1);
-      e.tilesPerWarp.assign(rank, 1);
-      std::vector<int32_t> seen(rank, 1);
-      bool identity = true;
-      // Bases must run over dims innermost-first (dim r-1 down to dim 0),
-      // doubling along one dim at a time, as chooseWmmaCTALinearLayout emits.
-      auto absorb = [&](const Bases &bs, std::vector<unsigned> &count) {
-        int lastDim = int(rank);
-        for (auto &b : bs) {
-          int nz = -1;
-          for (unsigned d = 0; d < rank; ++d)
-            if (b[d]) {
-              if (nz >= 0)
-                identity = false;
-              nz = int(d);
-            }
-          if (nz < 0 || b[nz] != seen[nz] || nz > lastDim) {
-            identity = false;
-            continue;
-          }
-          lastDim = nz;
-          seen[nz] *= 2;
-          count[nz] *= 2;
-        }
-      };
-      absorb(regs, e.tilesPerWarp);
-      absorb(warps, e.warpsPerCTA);
-      if (!identity) {
-        p.emitError(p.getNameLoc(), "amd_wmma ctaLayout is not expressible as warpsPerCTA/"
-                                    "tilesPerWarp (Triton 3.6 form)");
-        return {};
-      }
-    }
-    if (!haveWarps && !ctaLayout) {
-      p.emitError(p.getNameLoc(), "amd_wmma needs 'warpsPerCTA' or 'ctaLayout'");
-      return {};
-    }
-    if (std::all_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
-                    [](unsigned t) { return t == 1; }))
-      e.tilesPerWarp.clear();
-    if (e.instrShape == std::vector<unsigned>{16, 16, 16})
-      e.instrShape.clear();
-    auto c = cga.finish(p, unsigned(e.warpsPerCTA.size()));
-    if (!c)
-      return {};
-    e.cga = *c;
-    return finish(e);
-  }
   if (mnemonic == "linear" || mnemonic == "generic_linear") {
     Bases regs, lanes, warps, blocks;
     bool have[4] = {false, false, false, false};
@@ -806,15 +768,7 @@ Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
         p.emitError(p.getNameLoc(), invalid);
         return {};
       }
-      LegacySharedEncoding l;
-      l.hasLeadingOffset = true;
-      l.maxPhase = std::max(1u, e.swizzlingByteWidth / 16);
-      l.vec = e.swizzlingByteWidth == 0 ? 1 : 8;
-      l.perPhase = 1;
-      for (unsigned d = 0; d < e.rank; ++d)
-        l.order.push_back(e.transposed ? d : e.rank - 1 - d);
-      l.cga = e.cga;
-      return finish(l);
+      return finish(legacySharedOf(e));
     }
     return finish(e);
   }
@@ -983,34 +937,14 @@ Type parseTritonType(DialectAsmParser &p, StringRef canonicalNs, StringRef mnemo
     }
     if (p.parseGreater())
       return {};
-    if (auto l = dyn_cast_or_null<LayoutEncodingAttr>(info.encoding)) {
-      if (l.getEncoding()->is<LegacySharedEncoding>()) {
-        unsigned bits =
-            info.elementType.isIntOrFloat() ? info.elementType.getIntOrFloatBitWidth() : 16;
-        auto resolved =
-            resolveLegacyShared(l.getEncoding(), bits, unsigned(l.getEncoding()->rank()));
+    if (auto l = dyn_cast_or_null<LayoutEncodingAttr>(info.encoding);
+        l && needsMemdesc(*l.getEncoding())) {
+      unsigned bits =
+          info.elementType.isIntOrFloat() ? info.elementType.getIntOrFloatBitWidth() : 16;
+      auto resolved = resolveAtMemdesc(l.getEncoding(), bits,
+                                       info.allocShape.empty() ? info.shape : info.allocShape);
+      if (resolved != l.getEncoding())
         info.encoding = LayoutEncodingAttr::get(ctx, resolved);
-      }
-      // 3.5's padded_shared {order}: the identity in that order over the
-      // trailing dims of the allocation. A shape the linear model cannot
-      // hold (1x255) keeps the {order} form, reported rather than refused.
-      auto *padded = l.getEncoding()->as<PaddedSharedEncoding>();
-      const auto &dims = info.allocShape.empty() ? info.shape : info.allocShape;
-      if (padded && !padded->orderOnly.empty() && dims.size() >= padded->orderOnly.size()) {
-        size_t rank = padded->orderOnly.size();
-        bool pow2 = std::all_of(dims.end() - long(rank), dims.end(), [](int64_t v) {
-          return v > 0 && v <= (int64_t(1) << 30) && !(v & (v - 1));
-        });
-        if (pow2) {
-          std::vector<int32_t> trailing(dims.end() - long(rank), dims.end());
-          PaddedSharedEncoding e;
-          e.intervalPaddings = padded->intervalPaddings;
-          e.linear = identityStandardND("offset", trailing, padded->orderOnly) *
-                     LinearLayout::identity1D(1, "block", "dim0");
-          e.linear = e.linear.transposeOuts(standardOutDimNames(int(rank)));
-          info.encoding = LayoutEncodingAttr::get(ctx, makeEncoding(e));
-        }
-      }
     }
     if (!info.memorySpace)
       info.memorySpace = LayoutEncodingAttr::get(

@@ -272,17 +272,4 @@ TokenStream lex(llvm::StringRef buf) {
   return out;
 }
 
-LineTable::LineTable(llvm::StringRef buffer) {
-  lineStarts_.reserve(buffer.size() / 64 + 1);
-  lineStarts_.push_back(0);
-  for (size_t i = buffer.find('\n'); i != llvm::StringRef::npos; i = buffer.find('\n', i + 1))
-    lineStarts_.push_back(uint32_t(i + 1));
-}
-
-std::pair<unsigned, unsigned> LineTable::position(size_t offset) const {
-  auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), uint32_t(offset));
-  size_t line = size_t(it - lineStarts_.begin()); // 1-based
-  return {unsigned(line), unsigned(offset - lineStarts_[line - 1] + 1)};
-}
-
 } // namespace tilexform::ir

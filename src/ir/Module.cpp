@@ -204,17 +204,8 @@ llvm::Error checkText(const std::string &path, llvm::StringRef text) {
     return llvm::Error::success();
   // The position, counted only when there is something to report: columns
   // count characters, not bytes.
-  unsigned line = 1, col = 1;
-  for (size_t i = 0; i < at; ++i) {
-    auto c = static_cast<unsigned char>(text[i]);
-    if (c == '\n') {
-      ++line;
-      col = 1;
-    } else if ((c >> 6) != 0x2) {
-      ++col;
-    }
-  }
-  return llvm::make_error<InputError>(path, line, col, why);
+  TextPosition pos = positionOf(text, at, ColumnUnit::Characters);
+  return llvm::make_error<InputError>(path, pos.line, pos.col, why);
 }
 
 llvm::Error readFacts(Module &mod) {

@@ -18,6 +18,7 @@
 #include "tilexform/ir/Module.h"
 #include "tilexform/ir/OpSchema.h"
 #include "tilexform/layout/Encoding.h"
+#include "tilexform/support/TextPosition.h"
 
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringExtras.h>
@@ -61,27 +62,14 @@ llvm::Expected<T> captureParse(mlir::MLIRContext *ctx, const std::string &text, 
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
                                    message.empty() ? "cannot parse" : message.c_str());
   if (numRead != text.size() && !trim(text.substr(numRead)).empty()) {
-    errLine = 1;
-    errCol = unsigned(numRead) + 1;
-    for (size_t i = 0; i < numRead; ++i)
-      if (text[i] == '\n') {
-        ++errLine;
-        errCol = unsigned(numRead - i);
-      }
+    TextPosition end = positionOf(text, numRead);
+    errLine = end.line;
+    errCol = end.col;
     std::string head = text.substr(0, std::min<size_t>(numRead, 80));
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "unexpected text after '%s'",
                                    head.c_str());
   }
   return result;
-}
-
-// Offset within `text` of a 1-based line:col.
-size_t offsetIn(const std::string &text, unsigned line, unsigned col) {
-  size_t off = 0;
-  for (unsigned l = 1; l < line && off < text.size(); ++off)
-    if (text[off] == '\n')
-      ++l;
-  return off + (col ? col - 1 : 0);
 }
 
 // `<...>` in a type position of an op printed with `type($x)`: the dialect
@@ -206,7 +194,7 @@ private:
 
   // ---- structure ----
   llvm::Error collectAliases();
-  llvm::Error resolveLegacyShared();
+  llvm::Error completeAtMemdesc();
   bool aliasDefAt(size_t i) const {
     return (kind(i) == TokenKind::HashId || kind(i) == TokenKind::BangId) &&
            kind(i + 1) == TokenKind::Equal;
@@ -311,7 +299,7 @@ llvm::Expected<T> Parser::parseWith(const std::string &raw, size_t offset, Fn &&
   if (!r) {
     size_t at = offset;
     if (col > 0) {
-      size_t inText = offsetIn(text, line, col);
+      size_t inText = offsetOf(text, line, col);
       // Positions past a substituted alias are inside its expansion: name
       // the use instead.
       at += firstChange == std::string::npos || inText < firstChange ? inText : firstChange;
@@ -626,14 +614,12 @@ llvm::Error Parser::collectAliases() {
 // `#triton_gpu.shared<{..., hasLeadingOffset}>` (the element type decides
 // the modern kind) and 3.5's `#ttg.padded_shared<[...] {order}>` (the shape).
 // Read each from its first such use.
-llvm::Error Parser::resolveLegacyShared() {
+llvm::Error Parser::completeAtMemdesc() {
   for (auto &a : mod_->aliases) {
     auto l = mlir::dyn_cast_or_null<LayoutEncodingAttr>(a.attr);
     if (!l)
       continue;
-    auto *padded = l.getEncoding()->as<layout::PaddedSharedEncoding>();
-    if (!l.getEncoding()->is<layout::LegacySharedEncoding>() &&
-        !(padded && !padded->orderOnly.empty()))
+    if (!layout::needsMemdesc(*l.getEncoding()))
       continue;
     for (size_t i = 0; i + 2 < toks_.size(); ++i) {
       if (kind(i) != TokenKind::HashId || spell(i) != a.name || kind(i - 1) != TokenKind::Comma)
@@ -1487,7 +1473,7 @@ llvm::Expected<std::unique_ptr<Module>> Parser::run() {
     return e;
   if (auto e = collectAliases())
     return e;
-  if (auto e = resolveLegacyShared())
+  if (auto e = completeAtMemdesc())
     return e;
 
   // The top level: modules, or bare ops read into an implicit module.

@@ -1,4 +1,7 @@
 #include "tilexform/layout/Encoding.h"
+#include "tilexform/layout/Kind.h"
+
+#include "KindSupport.h"
 #include "tilexform/support/Text.h"
 
 #include <algorithm>
@@ -15,7 +18,7 @@ bool DotOperandEncoding::operator==(const DotOperandEncoding &o) const {
   return opIdx == o.opIdx && kWidth == o.kWidth && parent && o.parent && *parent == *o.parent;
 }
 
-namespace {
+namespace detail {
 
 [[noreturn]] void fail(const std::string &msg) { throw std::invalid_argument(msg); }
 
@@ -30,10 +33,6 @@ std::vector<unsigned> matrixOrder(unsigned rank, bool rowMajor) {
   return order;
 }
 
-std::vector<unsigned> orderForDotOperand(unsigned opIdx, unsigned rank, bool kContig) {
-  return matrixOrder(rank, (opIdx == 1) != kContig);
-}
-
 std::vector<std::string> permuteNames(const std::vector<std::string> &names,
                                       const std::vector<unsigned> &order) {
   std::vector<std::string> r;
@@ -44,6 +43,26 @@ std::vector<std::string> permuteNames(const std::vector<std::string> &names,
 
 std::vector<int32_t> toI32(const std::vector<unsigned> &v) {
   return std::vector<int32_t>(v.begin(), v.end());
+}
+
+std::string cgaSuffix(const CGALayout &cga) {
+  if (cga.bases.empty())
+    return "";
+  return ", CGALayout = " + basesText(cga.bases);
+}
+
+bool anyNotOne(const std::vector<unsigned> &v) {
+  return std::any_of(v.begin(), v.end(), [](unsigned t) { return t != 1; });
+}
+
+} // namespace detail
+
+namespace {
+
+using namespace detail;
+
+std::vector<unsigned> orderForDotOperand(unsigned opIdx, unsigned rank, bool kContig) {
+  return matrixOrder(rank, (opIdx == 1) != kContig);
 }
 
 LinearLayout broadcastedDotOperandLayout(const std::vector<unsigned> &sizes,
@@ -81,12 +100,6 @@ std::vector<int64_t> shapePerCTA(const CGALayout &cga, const std::vector<int64_t
 
 // ---- printing ---------------------------------------------------------------
 
-std::string cgaSuffix(const CGALayout &cga) {
-  if (cga.bases.empty())
-    return "";
-  return ", CGALayout = " + basesText(cga.bases);
-}
-
 struct Printer {
   AliasLookup aliasOf = nullptr;
   const void *ctx = nullptr;
@@ -103,6 +116,8 @@ struct Printer {
   }
 
   std::string print(const Encoding &enc) const {
+    if (const KindInfo *kind = kindOf(enc))
+      return kind->print(enc);
     return std::visit(
         Overloaded{
             [&](const BlockedEncoding &e) {
@@ -136,18 +151,6 @@ struct Printer {
                 s += ", tilesPerWarp = " + listText(e.tilesPerWarp);
               if (e.elementBitWidth != 32)
                 s += fmt::format(", elementBitWidth = {}", e.elementBitWidth);
-              return s + "}>";
-            },
-            [&](const AmdWmmaEncoding &e) {
-              std::string s = fmt::format("#ttg.amd_wmma<{{version = {}, isTranspose = {}, "
-                                          "warpsPerCTA = {}{}",
-                                          e.version, e.isTranspose ? "true" : "false",
-                                          listText(e.warpsPerCTA), cgaSuffix(e.cga));
-              if (std::any_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
-                              [](unsigned t) { return t != 1; }))
-                s += ", tilesPerWarp = " + listText(e.tilesPerWarp);
-              if (!e.instrShape.empty() && e.instrShape != std::vector<unsigned>{16, 16, 16})
-                s += ", instrShape = " + listText(e.instrShape);
               return s + "}>";
             },
             [&](const LinearEncoding &e) {
@@ -249,7 +252,9 @@ struct Printer {
                                  e.vec, e.perPhase, e.maxPhase, listText(ord), cgaSuffix(e.cga),
                                  e.hasLeadingOffset ? "true" : "false");
             },
-            [&](const OpaqueEncoding &e) { return e.text; }},
+            [&](const OpaqueEncoding &e) { return e.text; },
+            // The kinds of kindTable(), printed above.
+            [&](const auto &) { return std::string(); }},
         enc.value);
   }
 };
@@ -351,31 +356,6 @@ LinearLayout mfmaLL(const AmdMfmaEncoding &e, const std::vector<int64_t> &shape)
     tile *= LinearLayout::identity1D(int32_t(e.warpsPerCTA[0]), "warp", names[order[2]]);
   }
   return combineCtaCgaWithShape(tile, cgaToLinearLayout(e.cga, rank), shape);
-}
-
-LinearLayout wmmaLL(const AmdWmmaEncoding &e, const std::vector<int64_t> &shape) {
-  unsigned rank = unsigned(shape.size());
-  if (e.warpsPerCTA.size() != rank)
-    fail("amd_wmma warpsPerCTA rank differs from the tensor rank");
-  auto names = standardOutDimNames(int(rank));
-  auto threadOrder = matrixOrder(rank, !e.isTranspose);
-  std::vector<std::string> tileOuts = {names[threadOrder[0]], names[threadOrder[1]]};
-  LinearLayout tile =
-      e.version == 1 ? LinearLayout::inferred({{"register", {{0, 2}, {0, 4}, {0, 8}}},
-                                               {"lane", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 1}}}},
-                                              tileOuts)
-                     : LinearLayout::inferred({{"register", {{0, 1}, {0, 2}, {0, 4}}},
-                                               {"lane", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 8}}}},
-                                              tileOuts);
-  if (rank == 3) {
-    tile *= LinearLayout::identity1D(1, "register", names[0]);
-    tile *= LinearLayout::identity1D(1, "lane", names[0]);
-  }
-  auto warpOrder = matrixOrder(rank, true);
-  auto warps = identityStandardND("warp", toI32(e.warpsPerCTA), warpOrder);
-  auto repNames = permuteNames(names, matrixOrder(rank, true));
-  auto cta = tile.transposeOuts(repNames) * warps.transposeOuts(repNames);
-  return combineCtaCgaWithShape(cta, cgaToLinearLayout(e.cga, rank), shape);
 }
 
 LinearLayout dotLL(const DotOperandEncoding &e, const std::vector<int64_t> &shape) {
@@ -792,28 +772,85 @@ SplitParams cgaToSplitParams(const CGALayout &cga, unsigned rank) {
   return p;
 }
 
-EncodingPtr resolveLegacyShared(const EncodingPtr &enc, unsigned elementBits, unsigned rank) {
-  auto *l = enc ? enc->as<LegacySharedEncoding>() : nullptr;
-  if (!l)
-    return enc;
-  if (!l->hasLeadingOffset) {
+bool needsMemdesc(const Encoding &enc) {
+  if (enc.is<LegacySharedEncoding>())
+    return true;
+  auto *padded = enc.as<PaddedSharedEncoding>();
+  return padded && !padded->orderOnly.empty();
+}
+
+LinearLayout paddedIdentity(const std::vector<int32_t> &shape, const std::vector<unsigned> &order) {
+  LinearLayout ll =
+      identityStandardND("offset", shape, order) * LinearLayout::identity1D(1, "block", "dim0");
+  return ll.transposeOuts(standardOutDimNames(int(shape.size())));
+}
+
+LegacySharedEncoding legacySharedOf(const NVMMASharedEncoding &e) {
+  LegacySharedEncoding l;
+  l.hasLeadingOffset = true;
+  l.maxPhase = std::max(1u, e.swizzlingByteWidth / 16);
+  l.vec = e.swizzlingByteWidth == 0 ? 1 : 8;
+  l.perPhase = 1;
+  for (unsigned d = 0; d < e.rank; ++d)
+    l.order.push_back(e.transposed ? d : e.rank - 1 - d);
+  l.cga = e.cga;
+  return l;
+}
+
+namespace {
+
+EncodingPtr resolveLegacyShared(const LegacySharedEncoding &l, unsigned elementBits) {
+  if (!l.hasLeadingOffset) {
     SwizzledSharedEncoding s;
-    s.vec = l->vec;
-    s.perPhase = l->perPhase;
-    s.maxPhase = l->maxPhase;
-    s.order = l->order;
-    s.cga = l->cga;
+    s.vec = l.vec;
+    s.perPhase = l.perPhase;
+    s.maxPhase = l.maxPhase;
+    s.order = l.order;
+    s.cga = l.cga;
     return makeEncoding(s);
   }
   NVMMASharedEncoding n;
-  n.swizzlingByteWidth = 16 * l->maxPhase;
-  if (l->maxPhase == 1 && l->vec == 1 && l->perPhase == 1)
+  n.swizzlingByteWidth = 16 * l.maxPhase;
+  if (l.maxPhase == 1 && l.vec == 1 && l.perPhase == 1)
     n.swizzlingByteWidth = 0;
   n.elementBitWidth = elementBits;
-  n.transposed = l->order.size() >= 2 && l->order[0] == 0;
-  n.rank = rank ? rank : unsigned(l->order.size());
-  n.cga = l->cga;
+  n.transposed = l.order.size() >= 2 && l.order[0] == 0;
+  n.rank = unsigned(l.order.size());
+  n.cga = l.cga;
   return makeEncoding(n);
+}
+
+// 3.5's padded_shared {order}: the identity in that order over the trailing
+// dims of the allocation. A shape the linear model cannot hold (1x255) keeps
+// the {order} form, reported rather than refused.
+EncodingPtr resolvePaddedOrder(const EncodingPtr &enc, const PaddedSharedEncoding &padded,
+                               const std::vector<int64_t> &dims) {
+  size_t rank = padded.orderOnly.size();
+  if (dims.size() < rank)
+    return enc;
+  bool pow2 = std::all_of(dims.end() - long(rank), dims.end(), [](int64_t v) {
+    return v > 0 && v <= (int64_t(1) << 30) && !(v & (v - 1));
+  });
+  if (!pow2)
+    return enc;
+  PaddedSharedEncoding e;
+  e.intervalPaddings = padded.intervalPaddings;
+  e.linear =
+      paddedIdentity(std::vector<int32_t>(dims.end() - long(rank), dims.end()), padded.orderOnly);
+  return makeEncoding(e);
+}
+
+} // namespace
+
+EncodingPtr resolveAtMemdesc(const EncodingPtr &enc, unsigned elementBits,
+                             const std::vector<int64_t> &dims) {
+  if (!enc)
+    return enc;
+  if (auto *l = enc->as<LegacySharedEncoding>())
+    return resolveLegacyShared(*l, elementBits);
+  if (auto *padded = enc->as<PaddedSharedEncoding>(); padded && !padded->orderOnly.empty())
+    return resolvePaddedOrder(enc, *padded, dims);
+  return enc;
 }
 
 std::vector<int64_t> bufferShape(const Encoding &enc, std::vector<int64_t> shape) {
@@ -845,7 +882,6 @@ LinearLayout toLinearLayout(const Encoding &enc, const std::vector<int64_t> &sha
             return nvidiaMmaLL(e, shape);
           },
           [&](const AmdMfmaEncoding &e) { return mfmaLL(e, shape); },
-          [&](const AmdWmmaEncoding &e) { return wmmaLL(e, shape); },
           [&](const LinearEncoding &e) { return linearLL(e, shape); },
           [&](const SwizzledSharedEncoding &e) { return swizzledLL(e, shape); },
           [&](const NVMMASharedEncoding &e) { return nvmmaLL(e, shape); },
@@ -860,7 +896,8 @@ LinearLayout toLinearLayout(const Encoding &enc, const std::vector<int64_t> &sha
           [&](const LegacySharedEncoding &e) -> LinearLayout {
             fail("legacy #ttg.shared needs the memdesc element type");
           },
-          [&](const OpaqueEncoding &e) -> LinearLayout { fail("no linear layout for " + e.kind); }},
+          [&](const OpaqueEncoding &e) -> LinearLayout { fail("no linear layout for " + e.kind); },
+          [&](const auto &) -> LinearLayout { return kindOf(enc)->linear(enc, shape); }},
       enc.value);
 }
 

@@ -1,4 +1,7 @@
 #include "tilexform/layout/Validate.h"
+#include "tilexform/layout/Kind.h"
+
+#include "KindSupport.h"
 #include "tilexform/support/Text.h"
 
 #include <algorithm>
@@ -6,9 +9,7 @@
 
 namespace tilexform::layout {
 
-namespace {
-
-bool isPow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+namespace detail {
 
 bool allPow2(const std::vector<unsigned> &v) {
   return std::all_of(v.begin(), v.end(), [](unsigned x) { return isPow2(x); });
@@ -27,7 +28,7 @@ bool isPermutation(const std::vector<unsigned> &order, size_t rank) {
 }
 
 /// The first non-empty message.
-std::string first(std::initializer_list<std::string> checks) {
+std::string firstError(std::initializer_list<std::string> checks) {
   for (auto &c : checks)
     if (!c.empty())
       return c;
@@ -52,6 +53,12 @@ std::string checkCga(const CGALayout &cga, size_t rank) {
   }
   return "";
 }
+
+} // namespace detail
+
+namespace {
+
+using namespace detail;
 
 /// A swizzled shared layout's fields (swizzled_shared, amd_rotating_shared
 /// and the pre-3.3 `#ttg.shared`).
@@ -123,7 +130,7 @@ std::string validateNvidiaMma(const NvidiaMmaEncoding &e) {
   size_t r = e.warpsPerCTA.size();
   if (r == 0 || e.instrShape.empty())
     return "nvidia_mma needs 'warpsPerCTA' and 'instrShape'";
-  if (auto err = first({checkCounts("warpsPerCTA", e.warpsPerCTA, r), checkCga(e.cga, r)});
+  if (auto err = firstError({checkCounts("warpsPerCTA", e.warpsPerCTA, r), checkCga(e.cga, r)});
       !err.empty())
     return err;
   if (r < 2)
@@ -148,7 +155,7 @@ std::string validateAmdMfma(const AmdMfmaEncoding &e) {
     return "amd_mfma elementBitWidth must be 32 or 64";
   if (!e.tilesPerWarp.empty() && e.tilesPerWarp.size() != r)
     return "amd_mfma tilesPerWarp must have one entry per dim";
-  if (auto err = first({checkCounts("warpsPerCTA", e.warpsPerCTA, r), checkCga(e.cga, r)});
+  if (auto err = firstError({checkCounts("warpsPerCTA", e.warpsPerCTA, r), checkCga(e.cga, r)});
       !err.empty())
     return err;
   if (r < 2 || r > 3)
@@ -158,23 +165,6 @@ std::string validateAmdMfma(const AmdMfmaEncoding &e) {
   // Triton's verifier: version 0 (unset, pre-3.5 tests) to 4 (gfx950).
   if (e.version > 4)
     return "amd_mfma version must be 0 to 4";
-  return "";
-}
-
-std::string validateAmdWmma(const AmdWmmaEncoding &e) {
-  size_t r = e.warpsPerCTA.size();
-  if (e.version < 1 || e.version > 3)
-    return "amd_wmma version must be 1, 2 or 3";
-  if (auto err = first({checkCounts("warpsPerCTA", e.warpsPerCTA, r), checkCga(e.cga, r)});
-      !err.empty())
-    return err;
-  if (r < 2 || r > 3)
-    return "amd_wmma needs rank 2 or 3";
-  if (!e.tilesPerWarp.empty())
-    if (auto err = checkCounts("tilesPerWarp", e.tilesPerWarp, r); !err.empty())
-      return err;
-  if (!e.instrShape.empty() && (e.instrShape.size() != 3 || !allPow2(e.instrShape)))
-    return "amd_wmma instrShape must be [M, N, K], powers of two";
   return "";
 }
 
@@ -221,13 +211,14 @@ std::string validatePaddedShared(const PaddedSharedEncoding &e) {
 } // namespace
 
 std::string validateEncoding(const Encoding &enc) {
+  if (const KindInfo *kind = kindOf(enc))
+    return kind->validate(enc);
   return std::visit(
       Overloaded{[](const BlockedEncoding &e) { return validateBlocked(e); },
                  [](const SliceEncoding &e) { return validateSlice(e); },
                  [](const DotOperandEncoding &e) { return validateDotOperand(e); },
                  [](const NvidiaMmaEncoding &e) { return validateNvidiaMma(e); },
                  [](const AmdMfmaEncoding &e) { return validateAmdMfma(e); },
-                 [](const AmdWmmaEncoding &e) { return validateAmdWmma(e); },
                  [](const LinearEncoding &e) { return validateLinear(e); },
                  [](const SwizzledSharedEncoding &e) {
                    return checkSwizzle(e.vec, e.perPhase, e.maxPhase, e.order, e.cga);
@@ -239,7 +230,8 @@ std::string validateEncoding(const Encoding &enc) {
                  [](const NVMMASharedEncoding &e) { return validateNVMMAShared(e); },
                  [](const SharedLinearEncoding &e) { return validateSharedLinear(e); },
                  [](const PaddedSharedEncoding &e) { return validatePaddedShared(e); },
-                 [](const OpaqueEncoding &) { return std::string(); }},
+                 [](const OpaqueEncoding &) { return std::string(); },
+                 [](const auto &) { return std::string(); }},
       enc.value);
 }
 

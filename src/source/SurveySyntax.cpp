@@ -1,4 +1,7 @@
 #include "SurveySyntax.h"
+#include "tilexform/hw/ArchData.h"
+
+#include <algorithm>
 
 namespace tilexform::source::detail {
 
@@ -94,7 +97,11 @@ Imports collectImports(Node *root) {
       }
     } else if (n->kind == K::Str) {
       std::string v = llvm::StringRef(n->value).lower();
-      if (v.find("gfx942") != std::string::npos || v.find("cdna3") != std::string::npos)
+      // A target string: the Gluon module's name or an arch of its family.
+      static const std::vector<std::string> cdna3 = hw::archsOfFamily("cdna3");
+      if (v.find("cdna3") != std::string::npos ||
+          std::any_of(cdna3.begin(), cdna3.end(),
+                      [&](const std::string &arch) { return v.find(arch) != std::string::npos; }))
         im.targetsCdna3 = true;
     } else if ((n->kind == K::Name || n->kind == K::Attribute) && n->text == "cdna3") {
       im.targetsCdna3 = true;

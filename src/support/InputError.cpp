@@ -21,13 +21,6 @@ void InputError::log(llvm::raw_ostream &os) const {
   os << ": " << message;
 }
 
-TextPosition positionOf(llvm::StringRef text, size_t offset) {
-  llvm::StringRef before = text.take_front(offset);
-  size_t nl = before.rfind('\n');
-  unsigned col = nl == llvm::StringRef::npos ? before.size() + 1 : before.size() - nl;
-  return {static_cast<unsigned>(1 + before.count('\n')), col};
-}
-
 namespace {
 std::atomic<uint64_t> gMaxInputSize{kDefaultMaxInputSize};
 

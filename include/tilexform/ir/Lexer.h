@@ -67,15 +67,4 @@ struct TokenStream {
 
 TokenStream lex(llvm::StringRef buffer);
 
-/// 1-based line:column of byte offsets in one buffer, by binary search over
-/// the line starts (built once).
-class LineTable {
-public:
-  explicit LineTable(llvm::StringRef buffer);
-  std::pair<unsigned, unsigned> position(size_t offset) const;
-
-private:
-  std::vector<uint32_t> lineStarts_;
-};
-
 } // namespace tilexform::ir

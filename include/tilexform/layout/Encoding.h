@@ -2,7 +2,9 @@
 // MLIR so the algebra can be tested and reused without a context.
 #pragma once
 
+#include "tilexform/layout/CGALayout.h"
 #include "tilexform/layout/LinearLayout.h"
+#include "tilexform/layout/kinds/AmdWmma.h"
 
 #include <memory>
 #include <string>
@@ -10,14 +12,6 @@
 #include <vector>
 
 namespace tilexform::layout {
-
-using Bases = std::vector<std::vector<int32_t>>;
-
-/// The CTA-cluster part of a layout: the `block` bases (one per log2 CTA).
-struct CGALayout {
-  Bases bases;
-  bool operator==(const CGALayout &) const = default;
-};
 
 struct Encoding;
 using EncodingPtr = std::shared_ptr<const Encoding>;
@@ -58,18 +52,6 @@ struct AmdMfmaEncoding {
   std::vector<unsigned> tilesPerWarp; // empty = all ones
   unsigned elementBitWidth = 32;
   bool operator==(const AmdMfmaEncoding &) const = default;
-};
-
-/// amd_wmma as Triton 3.6 prints it (warpsPerCTA, optional tilesPerWarp and
-/// instrShape). The later `ctaLayout` spelling is converted into this form.
-struct AmdWmmaEncoding {
-  unsigned version = 1;
-  bool isTranspose = false;
-  std::vector<unsigned> warpsPerCTA;
-  CGALayout cga;
-  std::vector<unsigned> tilesPerWarp; // empty = all ones
-  std::vector<unsigned> instrShape;   // empty = [16, 16, 16]
-  bool operator==(const AmdWmmaEncoding &) const = default;
 };
 
 struct LinearEncoding {
@@ -194,8 +176,22 @@ struct SplitParams {
 };
 SplitParams cgaToSplitParams(const CGALayout &cga, unsigned rank);
 
-/// Rewrites legacy shared encodings for the memdesc element type.
-EncodingPtr resolveLegacyShared(const EncodingPtr &enc, unsigned elementBits, unsigned rank);
+/// Whether `enc` is only complete at a memdesc that uses it: the pre-3.3
+/// `#ttg.shared<{..., hasLeadingOffset}>` (the element type decides its
+/// modern kind) and 3.5's `#ttg.padded_shared<[...] {order}>` (the shape).
+bool needsMemdesc(const Encoding &enc);
+/// The one resolver of those spellings: `enc` completed for a memdesc of
+/// `elementBits`-bit elements and dims `dims` (the allocation shape when it
+/// has one). Any other encoding, or a padded {order} form whose trailing
+/// dims are no powers of two, comes back as it is.
+EncodingPtr resolveAtMemdesc(const EncodingPtr &enc, unsigned elementBits,
+                             const std::vector<int64_t> &dims);
+/// An nvmma_shared written without its element width (before early 2025):
+/// the legacy form that resolveAtMemdesc completes with the element type.
+LegacySharedEncoding legacySharedOf(const NVMMASharedEncoding &e);
+/// The `offset, block -> dim0..` identity over `shape` in `order`, the
+/// linear layout of padded_shared's {order, shape} forms.
+LinearLayout paddedIdentity(const std::vector<int32_t> &shape, const std::vector<unsigned> &order);
 
 /// Whether two layouts are the same at `shape`: equal linear layouts.
 bool equivalentAt(const Encoding &a, const Encoding &b, const std::vector<int64_t> &shape);

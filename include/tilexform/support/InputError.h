@@ -3,6 +3,8 @@
 // `file:line:col: error: message`.
 #pragma once
 
+#include "tilexform/support/TextPosition.h"
+
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -23,12 +25,6 @@ public:
   unsigned line, col;
   std::string message;
 };
-
-/// 1-based line and column of byte `offset` in `text`.
-struct TextPosition {
-  unsigned line, col;
-};
-TextPosition positionOf(llvm::StringRef text, size_t offset);
 
 /// The one way every command reads an input file: only a regular file
 /// (a FIFO, device, socket or directory is refused without blocking on it,
