@@ -34,9 +34,9 @@ namespace {
 
 const std::set<std::string> &binaryOps() {
   static const std::set<std::string> ops = {
-      "arith.addi", "arith.addf", "arith.subi",  "arith.subf", "arith.muli", "arith.mulf",
+      "arith.addi", "arith.addf", "arith.subi",  "arith.subf",  "arith.muli", "arith.mulf",
       "arith.divf", "arith.remf", "arith.divsi", "arith.remsi", "arith.andi", "arith.ori",
-      "arith.xori", "arith.shli", "arith.shrsi", "arith.cmpf", "tt.addptr"};
+      "arith.xori", "arith.shli", "arith.shrsi", "arith.cmpf",  "tt.addptr"};
   return ops;
 }
 
@@ -67,13 +67,28 @@ bool isExpressionOp(const Operation &op) {
     return false;
   if (n.starts_with("arith.") || n.starts_with("math."))
     return true;
-  static const std::set<std::string> ops = {
-      "tt.splat",          "tt.addptr",         "tt.expand_dims",       "tt.broadcast",
-      "tt.make_range",     "tt.get_program_id", "tt.get_num_programs",  "tt.load",
-      "ttg.convert_layout", "tt.fp_to_fp",      "tt.bitcast",           "tt.precise_sqrt",
-      "tt.precise_divf",   "tt.extern_elementwise", "ttg.local_load",   "tt.trans",
-      "tt.reshape",        "tt.join",           "tt.gather",            "tt.histogram",
-      "tt.dot",            "ttng.warp_group_dot"};
+  static const std::set<std::string> ops = {"tt.splat",
+                                            "tt.addptr",
+                                            "tt.expand_dims",
+                                            "tt.broadcast",
+                                            "tt.make_range",
+                                            "tt.get_program_id",
+                                            "tt.get_num_programs",
+                                            "tt.load",
+                                            "ttg.convert_layout",
+                                            "tt.fp_to_fp",
+                                            "tt.bitcast",
+                                            "tt.precise_sqrt",
+                                            "tt.precise_divf",
+                                            "tt.extern_elementwise",
+                                            "ttg.local_load",
+                                            "tt.trans",
+                                            "tt.reshape",
+                                            "tt.join",
+                                            "tt.gather",
+                                            "tt.histogram",
+                                            "tt.dot",
+                                            "ttng.warp_group_dot"};
   return ops.count(op.name) != 0;
 }
 
@@ -82,10 +97,10 @@ bool isExpressionOp(const Operation &op) {
 bool isConsumer(const Operation &op) {
   if (isExpressionOp(op))
     return true;
-  static const std::set<std::string> ops = {"tt.store",         "tt.atomic_rmw",
-                                            "tt.atomic_cas",    "tt.reduce.return",
-                                            "tt.scan.return",   "ttng.warp_group_dot_wait",
-                                            "scf.if",           "scf.yield"};
+  static const std::set<std::string> ops = {"tt.store",       "tt.atomic_rmw",
+                                            "tt.atomic_cas",  "tt.reduce.return",
+                                            "tt.scan.return", "ttng.warp_group_dot_wait",
+                                            "scf.if",         "scf.yield"};
   if (!ops.count(op.name))
     return false;
   if (op.name != "scf.yield")
