@@ -16,7 +16,8 @@ namespace tilexform::cli {
 namespace {
 
 struct TranscribeCliOptions {
-  std::string file, out, gluonApi = "3.6", kernelName, format = "text", arch;
+  std::string file, out, gluonApi = "3.6", kernelName, format = "text", arch, style = "faithful",
+                         sourceRoot;
   bool json = false, force = false, allowGaps = false;
 } opts;
 CLI::App *transcribeCmd = nullptr;
@@ -34,6 +35,14 @@ void addTranscribeCommand(CLI::App &root) {
   cmd->add_flag("--allow-gaps", opts.allowGaps,
                 "Write a placeholder that fails at compile time for what has no Gluon spelling, "
                 "instead of refusing");
+  cmd->add_option("--style", opts.style,
+                  "faithful: one statement per op, as the dump has them (default); readable: "
+                  "grouped by source line, expressions, the source's names")
+      ->check(oneOf({"faithful", "readable"}))
+      ->capture_default_str();
+  cmd->add_option("--source-root", opts.sourceRoot,
+                  "With --style readable: read the source files the dump's locations name below "
+                  "this directory and quote each line above its statements");
   addArchOption(cmd, opts.arch, "The target, overriding the module's");
   addGluonApiOption(cmd, opts.gluonApi);
   addFormatOptions(cmd, opts.format, opts.json);
@@ -65,6 +74,8 @@ int runTranscribeCommand() {
   o.api = *api;
   o.kernelName = opts.kernelName;
   o.allowGaps = opts.allowGaps;
+  o.style = opts.style == "readable" ? transcribe::Style::Readable : transcribe::Style::Faithful;
+  o.sourceRoot = opts.sourceRoot;
   o.sourceName = opts.file == "-" ? "<stdin>" : llvm::sys::path::filename(opts.file).str();
   auto r = transcribe::transcribe(**loaded, recovered, o);
   if (!r)

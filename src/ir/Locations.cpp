@@ -4,6 +4,31 @@
 
 namespace tilexform::ir::detail {
 
+namespace {
+
+// The ` at ` of `callee at caller` outside brackets and strings (a callee
+// may itself be a call site).
+size_t findAt(llvm::StringRef s) {
+  int depth = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '"') {
+      i = skipString(s, i);
+      if (i == llvm::StringRef::npos)
+        return llvm::StringRef::npos;
+    } else if (c == '(' || c == '[') {
+      ++depth;
+    } else if (c == ')' || c == ']') {
+      --depth;
+    } else if (depth == 0 && s.substr(i).starts_with(" at ")) {
+      return i;
+    }
+  }
+  return llvm::StringRef::npos;
+}
+
+} // namespace
+
 SourceLoc LocationResolver::resolve(llvm::StringRef text, int depth) {
   SourceLoc out;
   llvm::StringRef t = text.trim(" \t\r\n");
@@ -26,7 +51,16 @@ SourceLoc LocationResolver::resolve(llvm::StringRef text, int depth) {
   if (t.starts_with("callsite(")) {
     size_t close = matchBracket(t, 8);
     llvm::StringRef inner = t.slice(9, close == llvm::StringRef::npos ? t.size() : close);
-    return resolve(inner.substr(0, inner.find(" at ")), depth + 1);
+    size_t at = findAt(inner);
+    out = resolve(inner.substr(0, at), depth + 1);
+    if (at == llvm::StringRef::npos)
+      return out;
+    // The caller, and its own callers when it was inlined too.
+    SourceLoc caller = resolve(inner.drop_front(at + 4), depth + 1);
+    if (caller.known() || !caller.file.empty())
+      out.callers.push_back({caller.file, caller.line, caller.col, caller.name});
+    out.callers.insert(out.callers.end(), caller.callers.begin(), caller.callers.end());
+    return out;
   }
   if (t.starts_with("fused")) {
     size_t lb = t.find('[');

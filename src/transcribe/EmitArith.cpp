@@ -100,7 +100,7 @@ const Spelling kArithSpellings[] = {
      [](Emitter &e, const Operation &op) {
        mlir::Type t = op.results[0]->type;
        const Value *src = op.operands[0];
-       std::string dt = src->type && isPointer(src->type) ? e.expr(src) + ".dtype" : e.dtypeOf(t, op.pos.line);
+       std::string dt = src->type && isPointer(src->type) ? fmt::format("{}.dtype", e.receiver(src)) : e.dtypeOf(t, op.pos.line);
        e.statement(op, fmt::format("gl.full({}, {}, {}, layout={})", listText(shapeOf(t)),
                                    e.expr(src), dt, e.layoutOf(t, op.pos.line)));
      }},
@@ -131,7 +131,7 @@ const Spelling kArithSpellings[] = {
      [](Emitter &e, const Operation &op) {
        if (!e.hasOperands(op, 1))
          return;
-       e.statement(op, fmt::format("{}.to({})", e.unsignedOperand(op.operands[0]),
+       e.statement(op, fmt::format("{}.to({})", e.unsignedReceiver(op.operands[0]),
                                    e.dtypeOf(op.results[0]->type, op.pos.line)));
      }},
     {"arith.fptoui",
@@ -145,7 +145,9 @@ const Spelling kArithSpellings[] = {
                                       op.results[0]->type));
      }},
     {"arith.negf",
-     [](Emitter &e, const Operation &op) { e.statement(op, fmt::format("-{}", e.expr(op.operands[0]))); }},
+     [](Emitter &e, const Operation &op) {
+       e.statement(op, fmt::format("-{}", e.operand(op.operands[0], Emitter::kUnary, false)));
+     }},
     {"arith.maxnumf", [](Emitter &e, const Operation &op) { e.call2(op, "gl.maximum"); }},
     {"arith.minnumf", [](Emitter &e, const Operation &op) { e.call2(op, "gl.minimum"); }},
     {"arith.maxsi", [](Emitter &e, const Operation &op) { e.call2(op, "gl.maximum"); }},
@@ -196,7 +198,7 @@ const Spelling kArithSpellings[] = {
        // A zero-extension is a widening of the unsigned view (i1 is unsigned already).
        if (!e.hasOperands(op, 1))
          return;
-       e.statement(op, fmt::format("{}.to({})", e.unsignedOperand(op.operands[0]),
+       e.statement(op, fmt::format("{}.to({})", e.unsignedReceiver(op.operands[0]),
                                    e.dtypeOf(op.results[0]->type, op.pos.line)));
      }},
     {"arith.bitcast", [](Emitter &e, const Operation &op) { e.cast(op, true); }},

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
 
+#include <algorithm>
+#include <cctype>
 #include <optional>
 #include <set>
 
@@ -16,6 +18,38 @@ using ir::Operation;
 using ir::Value;
 
 namespace {
+
+std::string withoutSuffix(std::string n) {
+  if (!n.empty() && n[0] == '%')
+    n = n.substr(1);
+  if (size_t hash = n.find('#'); hash != std::string::npos)
+    n.resize(hash);
+  size_t us = n.rfind('_');
+  if (us != std::string::npos && us > 0 && us + 1 < n.size() &&
+      std::all_of(n.begin() + us + 1, n.end(), [](char c) { return std::isdigit(c) != 0; }))
+    n.resize(us);
+  return n;
+}
+
+/// Readable: a carried value is named after what it carries: its own name
+/// when the source gave it one, else the value the body yields for it, else
+/// its initial value's.
+std::string carriedName(Emitter &e, const Value *arg, const Operation *yielded, const Value *init) {
+  std::string own = withoutSuffix(arg->name);
+  if (!own.empty() && own.rfind("arg", 0) != 0 && !std::isdigit(static_cast<unsigned char>(own[0])))
+    return own;
+  for (const Operation *d :
+       {yielded, static_cast<const Operation *>(init ? init->definingOp : nullptr)})
+    if (d && !d->results.empty()) {
+      std::string n = e.sourceName(d->results[0]);
+      bool numbered =
+          n.size() > 1 && n[0] == 'v' &&
+          std::all_of(n.begin() + 1, n.end(), [](char c) { return std::isdigit(c) != 0; });
+      if (!n.empty() && !numbered)
+        return n;
+    }
+  return "";
+}
 
 void emitFor(Emitter &e, const Operation &op) {
   // scf.for %iv = %lb to %ub step %st iter_args(%a = %init) -> ...
@@ -55,9 +89,20 @@ void emitFor(Emitter &e, const Operation &op) {
       carried.push_back("");
       continue;
     }
-    std::string n = e.nameFor(arg);
+    std::string n = e.nameAs(arg, carriedName(e, arg, src, inits[i]));
     carried.push_back(n);
     e.line(fmt::format("{} = {}", n, init));
+  }
+  // Readable: the induction variable keeps its SSA name only where that is
+  // not merely the loop's own (MLIR names it after the loop's results).
+  if (e.readable()) {
+    std::string iv = withoutSuffix(b.arguments[0]->name);
+    bool own = iv.rfind("arg", 0) == 0;
+    for (auto *r : op.results)
+      own = own || withoutSuffix(r->name) == iv;
+    for (const std::string &c : carried)
+      own = own || c == iv;
+    e.nameAs(b.arguments[0], own ? "i" : iv);
   }
   std::string numStages = op.intAttr("tt.num_stages") ? fmt::format("  # plain: tt.num_stages = {}",
                                                                     *op.intAttr("tt.num_stages"))
@@ -65,13 +110,17 @@ void emitFor(Emitter &e, const Operation &op) {
   e.line(fmt::format("for {} in range({}, {}, {}):  # line {}{}", e.nameFor(b.arguments[0]),
                      e.expr(lb), e.expr(ub), e.expr(st), op.pos.line, numStages));
   e.emitNested(&b, carried, /*skipUnchanged=*/true);
-  // The loop's results are the carried variables.
+  // The loop's results are the carried variables (readable: by their
+  // names; faithful: copied to the results' own).
   for (size_t i = 0; i < op.results.size() && i < carried.size(); ++i) {
     if (carried[i].empty()) {
       e.bind(op.results[i], "None");
       continue;
     }
-    e.line(fmt::format("{} = {}", e.nameFor(op.results[i]), carried[i]));
+    if (e.readable())
+      e.bind(op.results[i], carried[i]);
+    else
+      e.line(fmt::format("{} = {}", e.nameFor(op.results[i]), carried[i]));
   }
 }
 

@@ -61,12 +61,20 @@ const Spelling kTensorSpellings[] = {
      }},
     {"tt.expand_dims",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, fmt::format("gl.expand_dims({}, {})", e.expr(op.operands[0]),
-                                   op.intAttr("axis").value_or(0)));
+       int64_t axis = op.intAttr("axis").value_or(0);
+       size_t rank = shapeOf(op.results[0]->type).size();
+       if (e.readable() && axis >= 0 && size_t(axis) < rank) {
+         // x[:, None]: Gluon's indexing is the same expand_dims.
+         std::vector<std::string> index(rank, ":");
+         index[size_t(axis)] = "None";
+         return e.statement(
+             op, fmt::format("{}[{}]", e.receiver(op.operands[0]), llvm::join(index, ", ")));
+       }
+       e.statement(op, fmt::format("gl.expand_dims({}, {})", e.expr(op.operands[0]), axis));
      }},
     {"tt.broadcast",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, fmt::format("{}.broadcast_to({})", e.expr(op.operands[0]),
+       e.statement(op, fmt::format("{}.broadcast_to({})", e.receiver(op.operands[0]),
                                    listText(shapeOf(op.results[0]->type))));
      }},
     {"tt.reshape",

@@ -7,10 +7,14 @@
 #include "tilexform/support/Text.h"
 
 #include <fmt/format.h>
+#include <llvm/ADT/SmallString.h>
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 
 namespace tilexform::transcribe {
 
@@ -53,6 +57,145 @@ std::string Emitter::expr(const Value *v) {
   if (it != exprs_.end())
     return it->second;
   return nameFor(v);
+}
+
+std::string Emitter::nameFor(const Value *v) {
+  if (!readable() || scope_.named(v))
+    return scope_.nameFor(v);
+  return scope_.nameFor(v, sourceName(v));
+}
+
+std::string Emitter::nameAs(const Value *v, const std::string &base) {
+  if (!readable() || base.empty())
+    return nameFor(v);
+  return scope_.nameFor(v, base);
+}
+
+namespace {
+
+/// `acc_12` -> `acc`, `v_3#1` -> `v`: an SSA name without the suffix MLIR's
+/// printer adds to keep names unique.
+std::string withoutSuffix(std::string n) {
+  if (!n.empty() && n[0] == '%')
+    n = n.substr(1);
+  if (size_t hash = n.find('#'); hash != std::string::npos)
+    n.resize(hash);
+  size_t us = n.rfind('_');
+  if (us != std::string::npos && us > 0 && us + 1 < n.size() &&
+      std::all_of(n.begin() + us + 1, n.end(), [](char c) { return std::isdigit(c); }))
+    n.resize(us);
+  return n;
+}
+
+} // namespace
+
+std::string Emitter::sourceName(const Value *v) const {
+  std::string base;
+  if (const Operation *d = v->definingOp) {
+    // The name the kernel's own line gives it (an inlined helper's op is
+    // named by the kernel's assignment), else the innermost one.
+    for (auto it = d->loc.callers.rbegin(); it != d->loc.callers.rend() && base.empty(); ++it)
+      base = it->name;
+    if (base.empty())
+      base = d->loc.name;
+  }
+  if (base.empty())
+    base = withoutSuffix(v->name);
+  if (base.empty() || std::all_of(base.begin(), base.end(), [](char c) { return std::isdigit(c); }))
+    base = "v" + base;
+  return base;
+}
+
+int Emitter::precedenceOf(llvm::StringRef t) {
+  int lowest = kAtom, depth = 0;
+  bool expectOperand = true;
+  for (size_t i = 0; i < t.size(); ++i) {
+    char c = t[i];
+    if (c == '"' || c == '\'') {
+      for (++i; i < t.size() && t[i] != c; ++i)
+        if (t[i] == '\\')
+          ++i;
+      expectOperand = false;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+      continue;
+    }
+    if (c == ')' || c == ']' || c == '}') {
+      --depth;
+      expectOperand = false;
+      continue;
+    }
+    if (depth > 0 || c == ' ')
+      continue;
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.') {
+      size_t j = i;
+      while (j < t.size() &&
+             (std::isalnum(static_cast<unsigned char>(t[j])) || t[j] == '_' || t[j] == '.' ||
+              ((t[j] == '-' || t[j] == '+') && j > i && std::isdigit(t[i]) &&
+               (t[j - 1] == 'e' || t[j - 1] == 'E'))))
+        ++j;
+      llvm::StringRef word = t.slice(i, j);
+      if (word == "not" || word == "and" || word == "or" || word == "if" || word == "else" ||
+          word == "lambda" || word == "in" || word == "is") {
+        lowest = 0;
+        expectOperand = true;
+      } else {
+        expectOperand = false;
+      }
+      i = j - 1;
+      continue;
+    }
+    llvm::StringRef two = t.substr(i, 2);
+    int level = kAtom;
+    size_t len = 1;
+    if (two == "<=" || two == ">=" || two == "==" || two == "!=")
+      level = kCompare, len = 2;
+    else if (two == "<<" || two == ">>")
+      level = kShift, len = 2;
+    else if (two == "//")
+      level = kMul, len = 2;
+    else if (two == "**")
+      level = kUnary, len = 2;
+    else if (c == '<' || c == '>')
+      level = kCompare;
+    else if (c == '|')
+      level = kBitOr;
+    else if (c == '^')
+      level = kBitXor;
+    else if (c == '&')
+      level = kBitAnd;
+    else if (c == '+' || c == '-')
+      level = expectOperand ? kUnary : kAdd;
+    else if (c == '*' || c == '/' || c == '%')
+      level = kMul;
+    else if (c == '~')
+      level = kUnary;
+    else
+      level = 0; // `,`, `:`, `=`: not one expression of these
+    lowest = std::min(lowest, level);
+    expectOperand = true;
+    i += len - 1;
+  }
+  return lowest;
+}
+
+std::string Emitter::operand(const Value *v, int prec, bool right) {
+  std::string t = expr(v);
+  if (!readable())
+    return t;
+  int p = precedenceOf(t);
+  bool wrap = p < prec || (right && p == prec) || (prec == kCompare && p == kCompare);
+  return wrap ? "(" + t + ")" : t;
+}
+
+std::string Emitter::receiver(const Value *v) {
+  std::string t = expr(v);
+  if (!readable())
+    return t;
+  bool number = !t.empty() && (std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '.');
+  return precedenceOf(t) < kAtom || number ? "(" + t + ")" : t;
 }
 
 bool Emitter::hasLayoutConstant(mlir::Type t) const {
@@ -137,7 +280,101 @@ void Emitter::line(const std::string &text) {
     foldFailed_ = true;
     return;
   }
-  body_ += std::string(size_t(indent_) * 4, ' ') + text + "\n";
+  if (!readable()) {
+    body_ += std::string(size_t(indent_) * 4, ' ') + text + "\n";
+    return;
+  }
+  // Readable: the source line above, not the dump line after.
+  std::string t = text;
+  if (size_t at = t.find("  # line "); at != std::string::npos) {
+    size_t end = at + 9;
+    while (end < t.size() && std::isdigit(static_cast<unsigned char>(t[end])))
+      ++end;
+    t.erase(at, end - at);
+  }
+  sourceComment();
+  body_ += std::string(size_t(indent_) * 4, ' ') + t + "\n";
+}
+
+void Emitter::sourceComment() {
+  if (inner_ || curLine_ == 0 || (curLine_ == lastLine_ && curFile_ == lastFile_))
+    return;
+  lastFile_ = curFile_;
+  lastLine_ = curLine_;
+  auto shown = displayNames_.find(curFile_);
+  std::string where =
+      fmt::format("{}:{}", shown != displayNames_.end() ? shown->second : curFile_, curLine_);
+  std::string quote = sourceLine(curFile_, curLine_);
+  body_ += std::string(size_t(indent_) * 4, ' ') + "# " + where +
+           (quote.empty() ? "" : "  " + quote) + "\n";
+}
+
+std::string Emitter::sourceLine(const std::string &file, unsigned lineNo) {
+  auto it = sources_.find(file);
+  if (it == sources_.end()) {
+    std::vector<std::string> lines;
+    std::vector<std::string> candidates;
+    bool absolute = llvm::sys::path::is_absolute(file);
+    if (!o_.sourceRoot.empty()) {
+      if (!absolute) {
+        llvm::SmallString<256> p(o_.sourceRoot);
+        llvm::sys::path::append(p, file);
+        candidates.push_back(std::string(p));
+      }
+      llvm::SmallString<256> b(o_.sourceRoot);
+      llvm::sys::path::append(b, llvm::sys::path::filename(file));
+      candidates.push_back(std::string(b));
+    }
+    candidates.push_back(file);
+    for (auto &c : candidates) {
+      auto buf = llvm::MemoryBuffer::getFile(c, /*IsText=*/true);
+      if (!buf)
+        continue;
+      llvm::SmallVector<llvm::StringRef> parts;
+      (*buf)->getBuffer().split(parts, '\n');
+      for (auto p : parts)
+        lines.push_back(p.rtrim("\r").str());
+      break;
+    }
+    it = sources_.emplace(file, std::move(lines)).first;
+  }
+  if (lineNo == 0 || lineNo > it->second.size())
+    return "";
+  return llvm::StringRef(it->second[lineNo - 1]).trim().str();
+}
+
+void Emitter::planSources(const Operation &fn) {
+  // The files the comments name: by their base name where that tells them
+  // apart, else by their path below the directory they share.
+  std::set<std::string> files;
+  std::function<void(const Operation &)> walk = [&](const Operation &op) {
+    const std::string &f = op.loc.callers.empty() ? op.loc.file : op.loc.callers.back().file;
+    if (!f.empty())
+      files.insert(f);
+    for (auto &r : op.regions)
+      for (auto &b : r->blocks)
+        for (auto &o : b->ops)
+          walk(*o);
+  };
+  walk(fn);
+  std::set<std::string> bases;
+  for (auto &f : files)
+    bases.insert(llvm::sys::path::filename(f).str());
+  if (bases.size() == files.size()) {
+    for (auto &f : files)
+      displayNames_[f] = llvm::sys::path::filename(f).str();
+    return;
+  }
+  std::string common = *files.begin();
+  for (auto &f : files) {
+    size_t n = 0;
+    while (n < common.size() && n < f.size() && common[n] == f[n])
+      ++n;
+    common.resize(n);
+  }
+  common.resize(common.rfind('/') == std::string::npos ? 0 : common.rfind('/') + 1);
+  for (auto &f : files)
+    displayNames_[f] = f.substr(common.size());
 }
 
 std::string Emitter::assign(const Operation &op) {
@@ -155,9 +392,11 @@ void Emitter::statement(const Operation &op, const std::string &rhs) {
       foldFailed_ = true;
       return;
     }
-    bind(op.results[0], fmt::format("({})", rhs));
+    bind(op.results[0], readable() ? rhs : fmt::format("({})", rhs));
     return;
   }
+  if (readable())
+    return line(assign(op) + rhs);
   std::string comment = fmt::format("  # line {}", op.pos.line);
   line(assign(op) + rhs + comment);
 }
@@ -188,6 +427,13 @@ std::string Emitter::unsignedOperand(const Value *v) {
   return fmt::format("{}.to({}, bitcast=True)", isIdentifier(x) ? x : fmt::format("({})", x), u);
 }
 
+std::string Emitter::unsignedReceiver(const Value *v) {
+  std::string x = unsignedOperand(v);
+  if (!readable() || precedenceOf(x) == kAtom)
+    return x;
+  return fmt::format("({})", x);
+}
+
 std::string Emitter::signedResult(const std::string &rhs, mlir::Type t) {
   std::string s = t ? ir::typeText(elementOf(t)) : "";
   if (unsignedDtype(t).empty())
@@ -211,7 +457,9 @@ bool Emitter::hasOperands(const Operation &op, size_t n) {
 void Emitter::binary(const Operation &op, const char *pyOp) {
   if (!hasOperands(op, 2))
     return;
-  statement(op, fmt::format("{} {} {}", expr(op.operands[0]), pyOp, expr(op.operands[1])));
+  int prec = precedenceOf(fmt::format("a {} b", pyOp));
+  statement(op, fmt::format("{} {} {}", operand(op.operands[0], prec, false), pyOp,
+                            operand(op.operands[1], prec, true)));
 }
 
 void Emitter::call2(const Operation &op, const char *fn, const std::string &extra) {
@@ -229,7 +477,7 @@ void Emitter::call1(const Operation &op, const char *fn) {
 void Emitter::cast(const Operation &op, bool bitcast, const std::string &extra) {
   if (!hasOperands(op, 1))
     return;
-  statement(op, fmt::format("{}.to({}{}{})", expr(op.operands[0]),
+  statement(op, fmt::format("{}.to({}{}{})", receiver(op.operands[0]),
                             dtypeOf(op.results[0]->type, op.pos.line),
                             bitcast ? ", bitcast=True" : "", extra));
 }
@@ -244,9 +492,17 @@ std::string Emitter::combineFunction(const Operation &op) {
   // The body in its own scope: names from the region's arguments.
   Emitter inner(m_, rec_, o_);
   inner.indent_ = 1;
+  inner.plan_ = plan_;
+  inner.inner_ = true;
   std::vector<std::string> args;
-  for (auto *a : b.arguments)
-    args.push_back(inner.nameFor(a));
+  for (size_t i = 0; i < b.arguments.size(); ++i) {
+    // Readable: the two sides of the combination, `a` and `b`.
+    size_t half = b.arguments.size() / 2;
+    std::string side = i < half ? "a" : "b";
+    std::string base = half == 1 ? side : fmt::format("{}{}", side, i % half);
+    args.push_back(b.arguments.size() % 2 == 0 ? inner.nameAs(b.arguments[i], base)
+                                               : inner.nameFor(b.arguments[i]));
+  }
   std::vector<std::string> rets;
   for (auto &o : b.ops) {
     if (o->name == "tt.reduce.return" || o->name == "tt.scan.return") {
@@ -316,6 +572,49 @@ void Emitter::emitNested(const ir::Block *b, const std::vector<std::string> &tar
 }
 
 void Emitter::emitOp(const Operation &op) {
+  if (const FoldKind *k = plan_ && !folding_ ? plan_->kindOf(&op) : nullptr) {
+    switch (*k) {
+    case FoldKind::Literal:
+      if (auto lit = constantValue(op)) {
+        ++opsTotal_;
+        ++opsDone_;
+        return bind(op.results[0], lit->text);
+      }
+      break;
+    case FoldKind::Broadcast:
+      ++opsTotal_;
+      ++opsDone_;
+      return bind(op.results[0], expr(op.operands[0]));
+    case FoldKind::Expression: {
+      size_t total = opsTotal_, done = opsDone_, gaps = gaps_.size();
+      ++folding_;
+      foldFailed_ = false;
+      dispatch(op);
+      --folding_;
+      if (!foldFailed_)
+        return;
+      // A spelling that writes lines: a statement after all.
+      opsTotal_ = total;
+      opsDone_ = done;
+      gaps_.resize(gaps);
+      exprs_.erase(op.results[0]);
+      foldFailed_ = false;
+      break;
+    }
+    }
+  }
+  if (readable() && !folding_ && !inner_) {
+    const std::string &file = op.loc.callers.empty() ? op.loc.file : op.loc.callers.back().file;
+    unsigned at = op.loc.callers.empty() ? op.loc.line : op.loc.callers.back().line;
+    if (at != 0) {
+      curFile_ = file;
+      curLine_ = at;
+    }
+  }
+  dispatch(op);
+}
+
+void Emitter::dispatch(const Operation &op) {
   ++opsTotal_;
   currentOk_ = true;
   if (auto it = emitters().find(op.name); true) {

@@ -5,6 +5,7 @@
 // values, the layout constants, the gaps and the imports.
 #pragma once
 
+#include "Fold.h"
 #include "Scope.h"
 
 #include "tilexform/analysis/Recover.h"
@@ -54,9 +55,30 @@ public:
   const TranscribeOptions &options() const { return o_; }
   bool amd() const { return m_.facts.vendor() == "amd"; }
 
-  std::string nameFor(const ir::Value *v) { return scope_.nameFor(v); }
+  /// The Python name of `v`: plain's SSA name (faithful) or the source's
+  /// (readable: the name the source assigned it, without a numeric suffix
+  /// where it is the only one).
+  std::string nameFor(const ir::Value *v);
+  /// Readable: names `v` from `base` (a loop's carried value after what it
+  /// carries); faithful: its SSA name.
+  std::string nameAs(const ir::Value *v, const std::string &base);
   /// The Python expression of `v`: what was bound to it, else its name.
   std::string expr(const ir::Value *v);
+  bool readable() const { return o_.style == Style::Readable; }
+
+  // Where Python's precedence needs parentheses around an operand (readable:
+  // a folded expression may be any expression; faithful's are names and
+  // literals, written as they are).
+  enum Prec { kCompare = 1, kBitOr, kBitXor, kBitAnd, kShift, kAdd, kMul, kUnary, kAtom };
+  /// The precedence of the top-level operator of a Python expression.
+  static int precedenceOf(llvm::StringRef text);
+  /// `v` as an operand of a binary operator of precedence `prec` (on its
+  /// right side: `right`), parenthesised where Python needs it.
+  std::string operand(const ir::Value *v, int prec, bool right);
+  /// `v` before `.method(...)` or `[...]`.
+  std::string receiver(const ir::Value *v);
+  /// The readable base name of an op's result (the source's name for it).
+  std::string sourceName(const ir::Value *v) const;
   /// Binds `v` to an expression instead of a name (a literal, `None` for a
   /// token Gluon has no counterpart for).
   void bind(const ir::Value *v, std::string text) { exprs_[v] = std::move(text); }
@@ -96,6 +118,8 @@ public:
   /// `x.to(gl.uint32, bitcast=True)` for an integer value; a literal as is
   /// (it takes the other operand's type).
   std::string unsignedOperand(const ir::Value *v);
+  /// The same before `.to(...)`: a literal in parentheses.
+  std::string unsignedReceiver(const ir::Value *v);
   /// `(rhs).to(gl.int32, bitcast=True)` for an integer result type.
   std::string signedResult(const std::string &rhs, mlir::Type t);
   /// The unsigned dtype of an integer element type (`gl.uint32`); empty for
@@ -125,6 +149,12 @@ public:
 
 private:
   static const EmitterTable &emitters();
+  void dispatch(const ir::Operation &op);
+  /// Readable: the comment naming (and quoting) the source line of the op
+  /// being written, above the first line written for it.
+  void sourceComment();
+  std::string sourceLine(const std::string &file, unsigned line);
+  void planSources(const ir::Operation &fn);
   void hints(const ir::Operation &op);
   bool wellFormed(const ir::Operation &op);
 
@@ -153,6 +183,14 @@ private:
   void emitBlockTree(const ir::Region &body, const ir::Block &b, bool nested,
                      std::set<const ir::Block *> &seen);
   size_t opsTotal_ = 0, opsDone_ = 0;
+  // Readable.
+  const FoldPlan *plan_ = nullptr;
+  FoldPlan ownPlan_;
+  bool inner_ = false; // a combine function's body: no source comments
+  std::string curFile_, lastFile_;
+  unsigned curLine_ = 0, lastLine_ = 0;
+  std::map<std::string, std::string> displayNames_;
+  std::map<std::string, std::vector<std::string>> sources_;
 };
 
 } // namespace tilexform::transcribe

@@ -97,13 +97,17 @@ std::string Scope::fresh(const std::string &base) {
 }
 
 std::string Scope::nameFor(const ir::Value *v) {
-  auto it = names_.find(v);
-  if (it != names_.end())
-    return it->second;
   std::string base = v->name;
   if (!base.empty() && base[0] == '%')
     base = base.substr(1);
-  base = sanitized(base, "v");
+  return nameFor(v, base);
+}
+
+std::string Scope::nameFor(const ir::Value *v, const std::string &source) {
+  auto it = names_.find(v);
+  if (it != names_.end())
+    return it->second;
+  std::string base = sanitized(source, "v");
   if (reserved().count(base))
     base += "_";
   std::string name = base;

@@ -16,6 +16,10 @@ public:
   /// The Python name of `v`, made from its SSA name on first use: unique in
   /// this scope, an identifier, no keyword or reserved name.
   std::string nameFor(const ir::Value *v);
+  /// The same, made from `base` instead of the SSA name (the source's name).
+  std::string nameFor(const ir::Value *v, const std::string &base);
+  /// Whether `v` has a name yet.
+  bool named(const ir::Value *v) const { return names_.count(v) != 0; }
   /// Takes `name` for something else of the module (the kernel, a helper).
   void reserve(const std::string &name) { used_.insert(name); }
   /// A fresh name made from `base`, taken.

@@ -47,6 +47,11 @@ llvm::Expected<TranscribeReport> Emitter::run() {
   // the module's own names (a dump's kernel named `launch` or `for`).
   r.anchorName = Scope::identifier(o_.kernelName.empty() ? r.kernel : o_.kernelName);
   scope_.reserve(r.anchorName);
+  if (readable()) {
+    ownPlan_ = planFolds(*fn);
+    plan_ = &ownPlan_;
+    planSources(*fn);
+  }
   auto pipeline = analysis::hotLoopPipeline(m_);
   r.form = pipeline.found && pipeline.pipelined() ? "pipelined" : "not pipelined";
 
@@ -140,6 +145,9 @@ llvm::Expected<TranscribeReport> Emitter::run() {
                          ? " (plain's software pipeline, transcribed as the dump shows it)"
                          : "");
   out += fmt::format("# coverage: {}/{} ops\n", r.opsTranscribed, r.opsTotal);
+  if (readable())
+    out += "# style: readable (plain's ops in plain's order, grouped by the source line they came "
+           "from; --style faithful writes one statement per op)\n";
   if (!specialisation.empty()) {
     out += "# plain's specialisation (integers specialised to 1 and constexprs are folded in the "
            "dump):\n";

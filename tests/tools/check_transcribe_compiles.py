@@ -18,11 +18,11 @@ tmp = pathlib.Path(tempfile.mkdtemp(prefix="transcribe-compiles-"))
 
 
 def check(job):
-    index, dump, gaps = job
-    flags = ["--allow-gaps"] if gaps else []
-    where = f"{dump}{' --allow-gaps' if gaps else ''}"
+    index, dump, gaps, style = job
+    flags = (["--allow-gaps"] if gaps else []) + ["--style", style]
+    where = f"{dump}{' --allow-gaps' if gaps else ''} --style {style}"
     problems, modules = [], 0
-    out = tmp / f"{index}-{int(gaps)}.py"
+    out = tmp / f"{index}-{int(gaps)}-{style}.py"
     for args, to_file in (([tool, "transcribe", *flags, str(dump)], False),
                           ([tool, "transcribe", *flags, str(dump), "--out", str(out), "--force"], True)):
         r = subprocess.run(args, capture_output=True)
@@ -42,7 +42,8 @@ def check(job):
     return problems, modules
 
 
-jobs = [(i, d, g) for i, d in enumerate(dumps) for g in (False, True)]
+jobs = [(i, d, g, s) for i, d in enumerate(dumps) for g in (False, True)
+        for s in ("faithful", "readable")]
 failures, modules = [], 0
 with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
     for problems, n in pool.map(check, jobs):

@@ -232,6 +232,50 @@ module attributes {"ttg.num-warps" = 4 : i32} {
   EXPECT_EQ(at(locs[4]), "/src/k.py:13:0 ");    // a line without a column
   EXPECT_EQ(at(locs[5]), "/src/k.py:14:2 ");    // blanks between the tokens
   EXPECT_FALSE(locs[6].known());
+  // The call site's caller: the kernel's line.
+  ASSERT_EQ(locs[2].callers.size(), 1u);
+  EXPECT_EQ(locs[2].callers[0].file, "/src/k.py");
+  EXPECT_EQ(locs[2].callers[0].line, 10u);
+  EXPECT_TRUE(locs[0].callers.empty());
+}
+
+// A helper inlined into a helper: every caller, innermost first, each with
+// its name; a callee that is itself a call site keeps the chain in order.
+TEST(Reader, CallSiteChainsKeepEveryCaller) {
+  const char *text = R"(
+#loc = loc("k.py":20:4)
+#loc1 = loc("lib.py":170:27)
+#loc2 = loc("k.py":8:11)
+#loc3 = loc("v"(#loc))
+#loc4 = loc(callsite(#loc2 at #loc3))
+#loc5 = loc(callsite(#loc1 at #loc4))
+#loc6 = loc(callsite(unknown at "k.py":30:2))
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @f(%n: i32) {
+    %a = arith.addi %n, %n : i32 loc(#loc5)
+    %b = arith.addi %a, %a : i32 loc(callsite(callsite("lib.py":1:1 at "k.py":9:3) at "k.py":21:5))
+    %c = arith.addi %b, %b : i32 loc(#loc6)
+    tt.return
+  }
+}
+)";
+  auto m = ir::loadModuleText(text, "chain.ttgir");
+  ASSERT_TRUE(bool(m)) << errorText(m.takeError());
+  std::vector<ir::SourceLoc> locs;
+  (*m)->walk([&](ir::Operation *op) {
+    if (op->name == "arith.addi")
+      locs.push_back(op->loc);
+  });
+  ASSERT_EQ(locs.size(), 3u);
+  auto frames = [](const ir::SourceLoc &l) {
+    std::string s = l.file + ":" + std::to_string(l.line);
+    for (auto &c : l.callers)
+      s += " < " + c.file + ":" + std::to_string(c.line) + (c.name.empty() ? "" : " " + c.name);
+    return s;
+  };
+  EXPECT_EQ(frames(locs[0]), "lib.py:170 < k.py:8 < k.py:20 v");
+  EXPECT_EQ(frames(locs[1]), "lib.py:1 < k.py:9 < k.py:21");
+  EXPECT_EQ(frames(locs[2]), ":0 < k.py:30");
 }
 
 } // namespace

@@ -36,12 +36,23 @@ struct TextPos {
   unsigned line = 0, col = 0;
 };
 
+/// One frame of a call-site chain: where an inlined function was called.
+struct CallSite {
+  std::string file;
+  unsigned line = 0, col = 0;
+  std::string name; // the caller's NameLoc there, e.g. "v"
+};
+
 /// A resolved `loc(...)`: the innermost file position and the names it carries
-/// (Triton names a location after the source variable).
+/// (Triton names a location after the source variable). An op of an inlined
+/// function (`callsite(callee at caller)`) keeps the chain of its callers.
 struct SourceLoc {
   std::string file;
   unsigned line = 0, col = 0;
   std::string name; // innermost NameLoc, e.g. "acc"
+  /// Where the function it is in was called from, innermost caller first:
+  /// the last is the kernel's own line.
+  std::vector<CallSite> callers;
   bool known() const { return line != 0 || !name.empty(); }
 };
 

@@ -14,11 +14,31 @@
 
 namespace tilexform::transcribe {
 
+/// How the anchor is written. Both carry plain's layouts and ops in plain's
+/// order; they differ only in spelling.
+enum class Style {
+  /// One statement per op, named after plain's SSA values, each commented
+  /// with its dump line.
+  Faithful,
+  /// Statements grouped by the source line they came from (`# kernels.py:19`,
+  /// the line quoted when the source is found); a pure op used once by the
+  /// next op is written inside that op's expression, scalars and `x[:, None]`
+  /// broadcast as Gluon broadcasts them, constants inline, values named as
+  /// the source named them. Nothing is folded that would change an op, its
+  /// layout or the order of the ops the anchor's compiler sees.
+  Readable,
+};
+
 struct TranscribeOptions {
   gluon::GluonApi api = gluon::GluonApi::V3_6;
   std::string kernelName; // empty: the dump's function name
   bool allowGaps = false; // write a compile-time placeholder for what has no spelling
   std::string sourceName; // how the header names the dump (no directories)
+  Style style = Style::Faithful;
+  /// Readable: where the source files the dump's locations name are read
+  /// from (a relative location is read below it); empty: only a location
+  /// that names an existing file is read.
+  std::string sourceRoot;
 };
 
 /// Something with no Gluon spelling on the chosen API.

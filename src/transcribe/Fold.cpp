@@ -1,0 +1,364 @@
+// The readable anchor's folds (see Fold.h). Each rule is what Gluon 3.6's
+// semantic does with the spelling it allows:
+//  - a binary operator, gl.where and gl.load broadcast a scalar operand to
+//    the other operand's shape with the other operand's layout (a tt.splat
+//    of that type), and a tensor of shape 1 along a dim to the other's shape
+//    with its own layout (a tt.broadcast, whose layout Triton's IR keeps);
+//  - a Python number meeting a tensor takes the tensor's dtype (a float
+//    16-bit tensor divided by one is promoted to fp32 instead, so that is
+//    not folded), bitwise operators promote it from int32, and gl.load's
+//    `other` casts it from fp32 or int32 to the element type;
+//  - Python evaluates a statement's expression left to right, so the ops
+//    written inside it reach the compiler in that order, at the statement.
+// The last is why every fold is checked against plain's order: the ops of
+// a statement's expression must be the ops right before it in its block,
+// in evaluation order (constants aside: the compiler hoists them); where
+// they are not, the first operand out of place is written as a statement.
+#include "Fold.h"
+#include "OpText.h"
+
+#include "tilexform/ir/Dialects.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tilexform::transcribe {
+
+using ir::Operation;
+using ir::Value;
+
+namespace {
+
+const std::set<std::string> &binaryOps() {
+  static const std::set<std::string> ops = {
+      "arith.addi", "arith.addf", "arith.subi",  "arith.subf",  "arith.muli", "arith.mulf",
+      "arith.divf", "arith.remf", "arith.divsi", "arith.remsi", "arith.andi", "arith.ori",
+      "arith.xori", "arith.shli", "arith.shrsi", "arith.cmpf",  "tt.addptr"};
+  return ops;
+}
+
+/// A binary op Gluon spells with a Python operator on signed or float
+/// operands (the unsigned ones go through bitcasts).
+bool isOperatorOp(const Operation &op) {
+  if (op.operands.size() != 2 || op.results.size() != 1)
+    return false;
+  if (op.name == "arith.cmpi") {
+    static const std::set<std::string> signedPredicates = {"eq", "ne", "slt", "sle", "sgt", "sge"};
+    return signedPredicates.count(keywordAfterName(op)) != 0;
+  }
+  if (op.name == "arith.cmpf") {
+    static const std::set<std::string> spelt = {"oeq", "une", "olt", "ole", "ogt", "oge"};
+    return spelt.count(keywordAfterName(op)) != 0;
+  }
+  return binaryOps().count(op.name) != 0;
+}
+
+/// Ops whose spelling is one expression of their operands, read in order.
+bool isExpressionOp(const Operation &op) {
+  if (op.results.size() != 1)
+    return false;
+  llvm::StringRef n(op.name);
+  if (n == "tt.reduce" || n == "tt.scan")
+    return op.regions.size() == 1;
+  if (!op.regions.empty() || n == "arith.constant")
+    return false;
+  if (n.starts_with("arith.") || n.starts_with("math."))
+    return true;
+  static const std::set<std::string> ops = {"tt.splat",
+                                            "tt.addptr",
+                                            "tt.expand_dims",
+                                            "tt.broadcast",
+                                            "tt.make_range",
+                                            "tt.get_program_id",
+                                            "tt.get_num_programs",
+                                            "tt.load",
+                                            "ttg.convert_layout",
+                                            "tt.fp_to_fp",
+                                            "tt.bitcast",
+                                            "tt.precise_sqrt",
+                                            "tt.precise_divf",
+                                            "tt.extern_elementwise",
+                                            "ttg.local_load",
+                                            "tt.trans",
+                                            "tt.reshape",
+                                            "tt.join",
+                                            "tt.gather",
+                                            "tt.histogram",
+                                            "tt.dot",
+                                            "ttng.warp_group_dot"};
+  return ops.count(op.name) != 0;
+}
+
+/// Ops that read the operands they are given inside one expression, in
+/// operand order.
+bool isConsumer(const Operation &op) {
+  if (isExpressionOp(op))
+    return true;
+  static const std::set<std::string> ops = {"tt.store",       "tt.atomic_rmw",
+                                            "tt.atomic_cas",  "tt.reduce.return",
+                                            "tt.scan.return", "ttng.warp_group_dot_wait",
+                                            "scf.if",         "scf.yield"};
+  if (!ops.count(op.name))
+    return false;
+  if (op.name != "scf.yield")
+    return true;
+  // A yield is assignments to the loop's or the if's variables; a while's
+  // before region is one expression already.
+  const Operation *parent = op.parentOp();
+  if (!parent)
+    return false;
+  if (parent->name == "scf.while")
+    return op.parentBlock && op.parentBlock->parent && parent->regions.size() == 2 &&
+           op.parentBlock->parent == parent->regions[1].get();
+  return parent->name == "scf.for" || parent->name == "scf.if";
+}
+
+bool hasHints(const Operation &op) {
+  return op.attr("tt.divisibility") || op.attr("tt.contiguity") || op.attr("tt.constancy");
+}
+
+bool inWhileCondition(const Operation &op) {
+  const Operation *parent = op.parentOp();
+  return parent && parent->name == "scf.while" && op.parentBlock && !parent->regions.empty() &&
+         op.parentBlock->parent == parent->regions[0].get();
+}
+
+std::string elementText(const Value *v) {
+  return v && v->type ? ir::typeText(elementOf(v->type)) : "";
+}
+
+/// The operands Gluon broadcasts operand `k` of `c` against; empty when it
+/// broadcasts it against none.
+std::vector<unsigned> partnersOf(const Operation &c, unsigned k) {
+  if (isOperatorOp(c) && k < 2)
+    return {1 - k};
+  if (c.name == "arith.select" && c.operands.size() == 3 && (k == 1 || k == 2) &&
+      isTensor(c.operands[0]->type))
+    return {3 - k};
+  if (c.name == "tt.load") {
+    const Value *ptr = c.operand("ptr");
+    const Value *v = k < c.operands.size() ? c.operands[k] : nullptr;
+    if (!ptr || !v || v == ptr || (v != c.operand("mask") && v != c.operand("other")))
+      return {};
+    for (unsigned i = 0; i < c.operands.size(); ++i)
+      if (c.operands[i] == ptr)
+        return {i};
+  }
+  return {};
+}
+
+class Planner {
+public:
+  explicit Planner(FoldPlan &plan) : plan_(plan) {}
+
+  void collect(const Operation &op) {
+    ops_.push_back(&op);
+    for (auto &r : op.regions)
+      for (auto &b : r->blocks)
+        for (auto &o : b->ops)
+          collect(*o);
+  }
+
+  void run() {
+    for (const Operation *op : ops_)
+      if (op->name == "arith.constant" && literalEverywhere(*op))
+        plan_.folds[op] = FoldKind::Literal;
+    for (const Operation *op : ops_)
+      if ((op->name == "tt.splat" || op->name == "tt.broadcast") && implicitAtUse(*op))
+        plan_.folds[op] = FoldKind::Broadcast;
+    for (const Operation *op : ops_)
+      if (!plan_.kindOf(op) && isExpressionOp(*op) && inlinedAtUse(*op))
+        plan_.folds[op] = FoldKind::Expression;
+    // Plain's order: unfold until every statement's expression is the ops
+    // right before it.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const Operation *op : ops_) {
+        if (plan_.kindOf(op) || op->name == "arith.constant")
+          continue;
+        // The op of its expression found out of place is written as a
+        // statement, where plain has it.
+        if (const Operation *late = outOfOrder(*op)) {
+          plan_.folds.erase(late);
+          changed = true;
+        }
+      }
+    }
+  }
+
+private:
+  /// The op's one use, in its own block, by an op that reads it inside an
+  /// expression; null otherwise.
+  static const std::pair<Operation *, unsigned> *oneUse(const Operation &op) {
+    if (op.results.size() != 1 || !op.results[0] || op.results[0]->uses.size() != 1)
+      return nullptr;
+    const auto &use = op.results[0]->uses[0];
+    if (!use.first || use.first->parentBlock != op.parentBlock || !isConsumer(*use.first) ||
+        inWhileCondition(op) || hasHints(op))
+      return nullptr;
+    if (use.first->name == "scf.yield" && isToken(op.results[0]->type))
+      return nullptr;
+    return &use;
+  }
+
+  /// Whether `v` is a tensor of `shape` that is written as itself (not left
+  /// to Gluon's broadcasting); `structural`: nor could it be.
+  bool explicitTensor(const Value *v, const std::vector<int64_t> &shape, bool structural) const {
+    if (!v || !v->type || !isTensor(v->type) || shapeOf(v->type) != shape)
+      return false;
+    const Operation *d = v->definingOp;
+    if (!d)
+      return true;
+    if (structural)
+      return d->name != "arith.constant" && d->name != "tt.splat" && d->name != "tt.broadcast";
+    const FoldKind *k = plan_.kindOf(d);
+    return !k || *k == FoldKind::Expression;
+  }
+
+  bool literalEverywhere(const Operation &op) const {
+    if (op.results.size() != 1 || !op.results[0] || !isTensor(op.results[0]->type) ||
+        op.results[0]->uses.empty() || hasHints(op))
+      return false;
+    auto lit = constantValue(op);
+    if (!lit || !lit->dense)
+      return false;
+    const Value *r = op.results[0];
+    std::string elem = elementText(r);
+    for (const auto &[c, k] : r->uses) {
+      if (!c || c->parentBlock == nullptr || inWhileCondition(*c))
+        return false;
+      std::vector<unsigned> partners = partnersOf(*c, k);
+      if (partners.empty())
+        return false;
+      for (unsigned p : partners)
+        if (p >= c->operands.size() || c->operands[p] == r ||
+            !explicitTensor(c->operands[p], shapeOf(r->type), /*structural=*/true))
+          return false;
+      llvm::StringRef n(c->name);
+      if ((n == "arith.divf" || n == "arith.remf") && (elem == "f16" || elem == "bf16"))
+        return false;
+      if ((n == "arith.andi" || n == "arith.ori" || n == "arith.xori") && elem != "i32" &&
+          elem != "i1")
+        return false;
+      if ((n == "arith.shli" || n == "arith.shrsi" || n == "tt.addptr") && elem != "i32")
+        return false;
+      if (n == "tt.load" && !exactAfterCast(lit->text, elem))
+        return false;
+    }
+    return true;
+  }
+
+  /// Whether a Python number read as fp32 or int32 and cast to `elem` is
+  /// the number itself.
+  static bool exactAfterCast(const std::string &text, const std::string &elem) {
+    if (elem == "i32" || elem == "f32")
+      return true;
+    if (elem != "f16" && elem != "bf16")
+      return false;
+    if (text == "float(\"inf\")" || text == "float(\"-inf\")")
+      return true;
+    char *end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    return end && *end == '\0' && std::isfinite(v) && v == std::floor(v) && std::fabs(v) <= 256;
+  }
+
+  bool implicitAtUse(const Operation &op) const {
+    const auto *use = oneUse(op);
+    if (!use || op.operands.size() != 1)
+      return false;
+    const Operation &c = *use->first;
+    std::vector<unsigned> partners = partnersOf(c, use->second);
+    if (partners.empty())
+      return false;
+    std::vector<int64_t> full = shapeOf(op.results[0]->type);
+    for (unsigned p : partners) {
+      if (p >= c.operands.size() || c.operands[p] == op.results[0])
+        return false;
+      const Value *o = c.operands[p];
+      if (explicitTensor(o, full, false))
+        continue;
+      // Two broadcasts meet: their shapes must broadcast to the result's.
+      const Operation *d = o ? o->definingOp : nullptr;
+      const FoldKind *k = d ? plan_.kindOf(d) : nullptr;
+      if (op.name != "tt.broadcast" || !d || d->name != "tt.broadcast" || !k ||
+          *k != FoldKind::Broadcast || d->operands.size() != 1 || !d->operands[0])
+        return false;
+      std::vector<int64_t> a = shapeOf(op.operands[0]->type), b = shapeOf(d->operands[0]->type);
+      if (a.size() != full.size() || b.size() != full.size())
+        return false;
+      for (size_t i = 0; i < full.size(); ++i)
+        if ((a[i] == b[i] ? a[i] : a[i] == 1 ? b[i] : b[i] == 1 ? a[i] : -1) != full[i])
+          return false;
+    }
+    return true;
+  }
+
+  bool inlinedAtUse(const Operation &op) const { return oneUse(op) != nullptr; }
+
+  /// The ops a statement for `c` makes, in the order Python makes them.
+  void sequence(const Operation &c, bool self, std::vector<const Operation *> &out) const {
+    std::vector<const Operation *> implicit;
+    for (auto *v : c.operands) {
+      const Operation *d = v ? v->definingOp : nullptr;
+      const FoldKind *k = d ? plan_.kindOf(d) : nullptr;
+      if (!k || *k == FoldKind::Literal)
+        continue;
+      if (*k == FoldKind::Expression) {
+        sequence(*d, true, out);
+      } else {
+        sequence(*d, false, out);
+        implicit.push_back(d);
+      }
+    }
+    out.insert(out.end(), implicit.begin(), implicit.end());
+    if (self)
+      out.push_back(&c);
+  }
+
+  /// The last op of `c`'s expression that is not where plain has it (the
+  /// ops right before `c`, in evaluation order); null when all are.
+  const Operation *outOfOrder(const Operation &c) const {
+    std::vector<const Operation *> seq;
+    sequence(c, true, seq);
+    if (seq.size() < 2 || !c.parentBlock)
+      return nullptr;
+    const auto &ops = c.parentBlock->ops;
+    size_t at = 0;
+    while (at < ops.size() && ops[at].get() != &c)
+      ++at;
+    if (at == ops.size())
+      return seq.front();
+    size_t j = at;
+    for (size_t i = seq.size() - 1; i-- > 0;) {
+      do {
+        if (j == 0)
+          return seq[i];
+        --j;
+      } while (ops[j]->name == "arith.constant");
+      if (ops[j].get() != seq[i])
+        return seq[i];
+    }
+    return nullptr;
+  }
+
+  FoldPlan &plan_;
+  std::vector<const Operation *> ops_;
+};
+
+} // namespace
+
+FoldPlan planFolds(const Operation &function) {
+  FoldPlan plan;
+  Planner p(plan);
+  for (auto &r : function.regions)
+    for (auto &b : r->blocks)
+      for (auto &o : b->ops)
+        p.collect(*o);
+  p.run();
+  return plan;
+}
+
+} // namespace tilexform::transcribe
