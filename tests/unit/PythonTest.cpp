@@ -287,6 +287,26 @@ TEST(Gitignore, Patterns) {
   EXPECT_TRUE(gitignoreMatch("k[0-9].py", "k7.py", false));
   EXPECT_FALSE(gitignoreMatch("k[!0-9].py", "k7.py", false));
   EXPECT_TRUE(gitignoreMatch("?.py", "a.py", false));
+  EXPECT_TRUE(gitignoreMatch("a/**/b", "a/b", false));
+  EXPECT_TRUE(gitignoreMatch("a/**/b", "a/x/y/b", false));
+  EXPECT_FALSE(gitignoreMatch("a/**/b", "a/xb", false));
+  EXPECT_TRUE(gitignoreMatch("\\*.py", "*.py", false));
+  EXPECT_FALSE(gitignoreMatch("\\*.py", "a.py", false));
+  EXPECT_FALSE(gitignoreMatch("k[0-9.py", "k7.py", false));
+}
+
+// A pattern of many stars against a long name that almost matches: a
+// backtracking matcher takes exponential time here (a fuzzer found it).
+TEST(Gitignore, ManyStarsStayLinear) {
+  std::string pattern, path(4000, 'a');
+  for (int i = 0; i < 200; ++i)
+    pattern += "*a";
+  pattern += "*b";
+  EXPECT_FALSE(source::gitignoreMatch(pattern, path, false));
+  EXPECT_TRUE(source::gitignoreMatch(pattern, path + "b", false));
+  std::string deep = "**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/**/x";
+  EXPECT_FALSE(source::gitignoreMatch(deep, "a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/y", false));
+  EXPECT_TRUE(source::gitignoreMatch(deep, "a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/x", false));
 }
 
 } // namespace
