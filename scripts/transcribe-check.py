@@ -120,6 +120,12 @@ class Snapshot:
         kwargs = {n: self._make(v, fresh) for n, v in self.kwargs.items()}
         return args, kwargs
 
+    def materialize_plain(self):
+        """The launch's arguments with tensors left as placeholders: for reading
+        its scalars without copying any storage."""
+        value = lambda k: k[1] if k[0] == "value" else None  # noqa: E731
+        return [value(a) for a in self.args], {n: value(v) for n, v in self.kwargs.items()}
+
     def nbytes(self):
         return sum(s.numel() for s in self.storages.values())
 
@@ -145,8 +151,8 @@ def compare(xs, ys):
     equal, diff, names = True, 0.0, []
     for n, x in xs.items():
         y = ys[n]
-        xb = x.contiguous().view(torch.uint8) if x.numel() else x
-        yb = y.contiguous().view(torch.uint8) if y.numel() else y
+        xb = x.reshape(-1).contiguous().view(torch.uint8) if x.numel() else x
+        yb = y.reshape(-1).contiguous().view(torch.uint8) if y.numel() else y
         if torch.equal(xb, yb):
             continue
         equal = False
@@ -164,7 +170,9 @@ def compare(xs, ys):
 # Capture.
 
 class Capture:
-    def __init__(self, max_bytes, max_per_fn):
+    def __init__(self, max_bytes, max_per_fn, max_reuse=2):
+        self.max_reuse = max_reuse
+        self.pending_reuse = None
         self.kernels = {}     # hash -> record
         self.seen_fn = {}     # fn -> number of snapshots taken
         self.max_bytes = max_bytes
@@ -188,7 +196,23 @@ class Capture:
             capture.launches += 1
             snap = None
             key = id(fn_self)
-            if capture.seen_fn.get(key, 0) < capture.max_per_fn:
+            # A function already captured may be launched again with other
+            # scalar arguments on the same binary (a length that is not
+            # specialised): the state is kept so that the anchor can be run
+            # there too, and its binary reuse checked.
+            h_reuse = None
+            if key in capture.seen_fn and capture.max_reuse > 0:
+                h_reuse = capture.reuse_candidate(fn_self, args, kwargs)
+            if h_reuse is not None:
+                capture.local.busy = True
+                try:
+                    capture.pending_reuse = Snapshot(args, kwargs)
+                except Exception:  # noqa: BLE001
+                    capture.pending_reuse = None
+                    h_reuse = None
+                finally:
+                    capture.local.busy = False
+            elif capture.seen_fn.get(key, 0) < capture.max_per_fn:
                 capture.local.busy = True
                 try:
                     snap = Snapshot(args, kwargs)
@@ -197,12 +221,19 @@ class Capture:
                 finally:
                     capture.local.busy = False
             ck = original_run(fn_self, *args, grid=grid, warmup=warmup, **kwargs)
+            if ck is not None and h_reuse is not None:
+                snap, capture.pending_reuse = capture.pending_reuse, None
+                h = capture.hash_of(ck)
+                if h in capture.kernels:
+                    capture.note_reuse(h, snap, grid, h_reuse)
+                    snap = None
+                elif capture.seen_fn.get(key, 0) >= capture.max_per_fn:
+                    snap = None
             if snap is not None and ck is not None:
-                h = getattr(ck, "hash", None) or hashlib.sha256(
-                    ck.asm.get("ttgir", "").encode()).hexdigest()
+                h = capture.hash_of(ck)
                 if h not in capture.kernels and snap.nbytes() <= capture.max_bytes:
                     capture.seen_fn[key] = capture.seen_fn.get(key, 0) + 1
-                    capture.kernels[h] = dict(fn=fn_self, ck=ck, grid=grid, snap=snap,
+                    capture.kernels[h] = dict(fn=fn_self, ck=ck, grid=grid, snap=snap, reuses=[],
                                               kwargs_names=list(kwargs), order=len(capture.kernels))
             return ck
 
@@ -227,6 +258,40 @@ class Capture:
                 return prune(at_self, *a, **k)[:1]
 
             autotuner.Autotuner.prune_configs = first_only
+
+    @staticmethod
+    def hash_of(ck):
+        return getattr(ck, "hash", None) or hashlib.sha256(ck.asm.get("ttgir", "").encode()).hexdigest()
+
+    @staticmethod
+    def scalars(fn_self, args, kwargs):
+        """The launch's non-tensor arguments by name: what may differ between
+        launches that share one binary."""
+        import torch
+        named = bound_arguments(fn_self, args, kwargs)
+        return {k: v for k, v in named.items()
+                if isinstance(v, (int, float, bool)) and not torch.is_tensor(v)}
+
+    def reuse_candidate(self, fn_self, args, kwargs):
+        """True when this launch's scalars differ from every kept launch of the
+        function (checked after the launch, by the binary it ran)."""
+        sc = self.scalars(fn_self, args, kwargs)
+        recs = [rec for rec in self.kernels.values() if rec["fn"] is fn_self]
+        if all(len(rec["reuses"]) >= self.max_reuse for rec in recs) and \
+                self.seen_fn.get(id(fn_self), 0) >= self.max_per_fn:
+            return None
+        for rec in recs:
+            seen = [self.scalars(fn_self, *rec["snap"].materialize_plain())] + [
+                r["scalars"] for r in rec["reuses"]]
+            if sc in seen:
+                return None
+        return sc
+
+    def note_reuse(self, h, snap, grid, scalars):
+        rec = self.kernels[h]
+        if snap is None or len(rec["reuses"]) >= self.max_reuse or snap.nbytes() > self.max_bytes:
+            return
+        rec["reuses"].append(dict(snap=snap, grid=grid, scalars=scalars))
 
     @staticmethod
     def is_gluon(fn_self):
@@ -322,6 +387,172 @@ def time_pair(run_plain, run_anchor, rounds, rep):
 
 
 CUDA_LOST = []  # the kernel (and step) whose device fault ended GPU checks
+MIN_RATIO = [0.98]
+
+
+class GpuLock:
+    """An exclusive lock on a file, held while timing: several harness runs
+    sharing one GPU (a library each) then never time at the same moment."""
+
+    def __init__(self, path):
+        self.path = path
+        self.f = None
+
+    def __enter__(self):
+        if self.path:
+            import fcntl
+            self.f = open(self.path, "a")
+            fcntl.flock(self.f, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        if self.f:
+            import fcntl
+            fcntl.flock(self.f, fcntl.LOCK_UN)
+            self.f.close()
+            self.f = None
+
+
+def check_reuse(rec, ru, mod, lp, h, ca):
+    """A later launch of plain's binary with other scalar arguments (a length
+    plain did not specialise): plain and the anchor run there from the same
+    state; the anchor must be bit-exact and, where plain reused its binary,
+    reuse its own first binary too."""
+    import torch
+    fn = rec["fn"]
+    e = dict(arguments=ru["scalars"])
+    try:
+        a1, k1 = ru["snap"].materialize()
+        a3, k3 = ru["snap"].materialize()
+        ckp = fn.run(*a1, grid=ru["grid"], warmup=False, **k1)
+        torch.cuda.synchronize()
+        e["plain_same_binary"] = Capture.hash_of(ckp) == h
+        named = bound_arguments(fn, a3, k3)
+        grid = tuple(resolve_grid(ru["grid"], fn, a3, k3))
+        ca2 = mod.launch(grid, **{p: named[p] for p in lp})
+        torch.cuda.synchronize()
+        if ca is not None and ca2 is not None:
+            e["anchor_same_binary"] = Capture.hash_of(ca2) == Capture.hash_of(ca)
+        eq, diff, names = compare(tensors_of(a1, k1), tensors_of(a3, k3))
+        e["bit_exact"] = eq
+        if not eq:
+            e["max_abs_diff"], e["differs_in"] = diff, names
+    except Exception as ex:  # noqa: BLE001
+        e["error"] = "".join(traceback.format_exception_only(type(ex), ex)).strip()[-800:]
+        if "CUDA error" in e["error"]:
+            raise
+    return e
+
+
+def ops_of(ttgir):
+    """The ops of a TTGIR's functions in order, each as its name and its
+    types with every layout alias replaced by its definition: what two
+    compilations share when they differ only in value names, locations and
+    the numbering of aliases."""
+    import re
+    aliases = {}
+    for m in re.finditer(r"^(#[\w.]+) = (.*)$", ttgir, re.M):
+        aliases[m.group(1)] = m.group(2).strip()
+    unalias = lambda t: re.sub(r"#[A-Za-z_][\w.]*", lambda m: aliases.get(m.group(0), m.group(0)), t)  # noqa: E731
+    out = []
+    for line in ttgir.split("\n"):
+        t = line.strip()
+        if not t or t.startswith(("#", "module", "}", "^", "loc")) or t.startswith("tt.func"):
+            continue
+        t = re.sub(r"\s*loc\([^)]*\)\s*$", "", t)
+        m = re.match(r"(?:%[\w#:, %]+ = )?\"?([a-z_][\w]*\.[\w.]+)\"?(.*)$", t)
+        if not m:
+            continue
+        types = t.rsplit(" : ", 1)[1] if " : " in t else ""
+        out.append((m.group(1), unalias(re.sub(r"#loc\d*", "", types))))
+    return out
+
+
+def same_ops(a, b):
+    """(same ops, same order): the two op lists hold the same ops (name and
+    types, as a multiset), and in the same order apart from where MLIR put
+    its constants."""
+    from collections import Counter
+    same = Counter(a) == Counter(b)
+    strip = lambda xs: [x for x in xs if x[0] != "arith.constant"]  # noqa: E731
+    return same, same and strip(a) == strip(b)
+
+
+def source_lines(ttgir, kernel):
+    """The source's size: the kernel's @jit function and the @jit helpers the
+    dump's locations land in, counted as scripts/anchor-size.py counts them."""
+    import re
+    sizes = load_anchor_size()
+    files = {}
+    for m in re.finditer(r'"([^"]+\.py)":(\d+):\d+', ttgir):
+        files.setdefault(m.group(1), set()).add(int(m.group(2)))
+    total, found = 0, False
+    for path, lines_named in files.items():
+        if not os.path.exists(path):
+            continue
+        fns, lines = sizes.functions(path)
+        for name, (f, l) in fns.items():
+            if name == kernel or any(f <= n <= l for n in lines_named):
+                found = found or name == kernel
+                total += len(sizes.code_lines(lines[f - 1:l]))
+    return total if found else None
+
+
+_ANCHOR_SIZE = []
+
+
+def load_anchor_size():
+    if not _ANCHOR_SIZE:
+        spec = importlib.util.spec_from_file_location("anchor_size", HERE / "scripts" / "anchor-size.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        _ANCHOR_SIZE.append(mod)
+    return _ANCHOR_SIZE[0]
+
+
+def check_readable(rec, d, opts, fn, snap, grid, plain_tensors, named_params):
+    """The readable anchor of the same dump: it must compile, be bit-exact
+    where the faithful one is, verify PASS, and compile to the faithful
+    anchor's TTGIR op for op. Its size beside the source's is recorded."""
+    import torch
+    r = {}
+    code, doc, _, err = tool(["transcribe", str(d / "plain.ttgir"), "--style", "readable", "--out",
+                              str(d / "readable.py"), "--force", "--format", "json"], opts.tilexform)
+    if code != 0:
+        r["transcribe"] = doc.get("verdict") if doc else f"exit {code}: {err.strip()[-300:]}"
+        return r
+    try:
+        sizes = load_anchor_size()
+        r["anchor_lines"] = sizes.anchor_size((d / "readable.py").read_text())
+        if (d / "anchor.py").exists():
+            r["faithful_lines"] = sizes.anchor_size((d / "anchor.py").read_text())
+        src = source_lines((d / "plain.ttgir").read_text(), fn.__name__)
+        if src:
+            r["source_lines"] = src
+            r["ratio_to_source"] = round(r["anchor_lines"] / src, 2)
+        mod = load_module(d / "readable.py")
+        params = [p for p in inspect.signature(mod.launch).parameters][1:]
+        a, k = snap.materialize()
+        named = bound_arguments(fn, a, k)
+        cr = mod.launch(grid, **{p: named[p] for p in params})
+        torch.cuda.synchronize()
+        r["compiled"] = True
+        eq, diff, _ = compare(plain_tensors, tensors_of(a, k))
+        r["bit_exact"] = eq
+        if cr is not None and "ttgir" in cr.asm:
+            (d / "readable.ttgir").write_text(cr.asm["ttgir"])
+            if (d / "anchor.ttgir").exists():
+                r["same_ops_as_faithful"], r["same_order_as_faithful"] = same_ops(
+                    ops_of(cr.asm["ttgir"]), ops_of((d / "anchor.ttgir").read_text()))
+            code, vdoc, _, err = tool(["verify", str(d / "plain.ttgir"), str(d / "readable.ttgir"),
+                                       "--format", "json"], opts.tilexform)
+            r["verify"] = vdoc.get("verdict") if vdoc else f"exit {code}"
+    except Exception as e:  # noqa: BLE001
+        r.setdefault("compiled", False)
+        r["error"] = "".join(traceback.format_exception_only(type(e), e)).strip()[-800:]
+        if "CUDA error" in r["error"]:
+            CUDA_LOST.append(f"{fn.__name__} (the readable anchor)")
+    return r
 
 
 def check_kernel(rec, out, opts):
@@ -395,6 +626,9 @@ def check_kernel(rec, out, opts):
                 if k in ca.asm and ca.asm[k]:
                     write(d / n, ca.asm[k])
             sass_of(d / "anchor.cubin", d / "anchor.sass")
+        if rec.get("reuses"):
+            step = "the launches that reuse plain's binary"
+            r["reuse"] = [check_reuse(rec, ru, mod, lp, h, ca) for ru in rec["reuses"]]
     except Exception as e:  # noqa: BLE001 - every failure is a result
         r.setdefault("compiled", False)
         r["failed_in"] = step
@@ -405,6 +639,9 @@ def check_kernel(rec, out, opts):
             # targets but not run here.
             CUDA_LOST.append(f"{name} ({step})")
         return r
+
+    if opts.readable:
+        r["readable"] = check_readable(rec, d, opts, fn, snap, grid, t1, named_params=lp)
 
     # Verify and audit from the artifacts.
     code, doc, _, err = tool(["verify", str(d / "plain.ttgir"), str(d / "anchor.ttgir"),
@@ -428,8 +665,9 @@ def check_kernel(rec, out, opts):
             ap, kp = snap.materialize()
             aa, ka = snap.materialize()
             named_a = bound_arguments(fn, aa, ka)
-            samples, order = time_pair(lambda: launch_plain(ap, kp), lambda: anchor_call(named_a),
-                                       opts.rounds, opts.rep)
+            with GpuLock(opts.timing_lock):
+                samples, order = time_pair(lambda: launch_plain(ap, kp), lambda: anchor_call(named_a),
+                                           opts.rounds, opts.rep)
             med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
             r["plain_ms"], r["anchor_ms"] = med(samples["plain"]), med(samples["anchor"])
             r["ratio"] = r["plain_ms"] / r["anchor_ms"] if r["anchor_ms"] else None
@@ -592,7 +830,25 @@ def summarize(rows):
              not_run=sum(1 for r in rows if r.get("not_run")),
              plain_did_not_compile=count("plain_compiled", False))
     if ratios:
-        s["ratio"] = dict(min=ratios[0], median=ratios[len(ratios) // 2], max=ratios[-1])
+        s["ratio"] = dict(min=ratios[0], median=ratios[len(ratios) // 2], max=ratios[-1],
+                          at_least_min_ratio=sum(1 for x in ratios if x >= MIN_RATIO[0]), n=len(ratios))
+    rd = [r["readable"] for r in rows if isinstance(r.get("readable"), dict)]
+    if rd:
+        sizes = sorted(x["ratio_to_source"] for x in rd if x.get("ratio_to_source"))
+        s["readable"] = dict(checked=len(rd), compiled=sum(1 for x in rd if x.get("compiled")),
+                             bit_exact=sum(1 for x in rd if x.get("bit_exact")),
+                             verify_pass=sum(1 for x in rd if x.get("verify") == "PASS"),
+                             same_ops_as_faithful=sum(1 for x in rd if x.get("same_ops_as_faithful")),
+                             same_order_as_faithful=sum(1 for x in rd if x.get("same_order_as_faithful")))
+        if sizes:
+            s["readable"]["lines_over_source"] = dict(min=sizes[0], median=sizes[len(sizes) // 2],
+                                                      max=sizes[-1], n=len(sizes))
+    reuses = [e for r in rows for e in r.get("reuse", [])]
+    if reuses:
+        s["reuse"] = dict(launches=len(reuses),
+                          plain_same_binary=sum(1 for e in reuses if e.get("plain_same_binary")),
+                          anchor_same_binary=sum(1 for e in reuses if e.get("anchor_same_binary")),
+                          bit_exact=sum(1 for e in reuses if e.get("bit_exact")))
     blockers = {}
     for r in rows:
         for b in r.get("blocked_by", []):
@@ -652,6 +908,19 @@ def main():
                          "benchmarking every one: faster over a whole library")
     ap.add_argument("--no-gpu-run", action="store_true",
                     help="with --compile-only: do not run anything on this GPU, only compile")
+    ap.add_argument("--timing-lock", metavar="FILE",
+                    help="hold an exclusive lock on FILE while timing, so that several runs on one GPU "
+                         "(one per library or shard) never time at once")
+    ap.add_argument("--shard", metavar="I/N",
+                    help="check only the kernels whose capture order is I modulo N (N runs of one "
+                         "program share a library's checks)")
+    ap.add_argument("--max-reuse", type=int, default=2,
+                    help="later launches of a captured binary with other scalar arguments whose state is "
+                         "kept, to check that the anchor reuses its binary there too and stays bit-exact")
+    ap.add_argument("--readable", action="store_true",
+                    help="also check the readable anchor (--style readable): it compiles, is bit-exact, "
+                         "verifies PASS and compiles to the faithful anchor's TTGIR op for op; its size "
+                         "beside the source's is recorded")
     ap.add_argument("program", nargs=argparse.REMAINDER)
     opts = ap.parse_args()
     prog = opts.program[1:] if opts.program[:1] == ["--"] else opts.program
@@ -662,7 +931,17 @@ def main():
     out = pathlib.Path(opts.out)
     out.mkdir(parents=True, exist_ok=True)
 
-    cap = Capture(opts.max_bytes, opts.max_per_kernel)
+    MIN_RATIO[0] = opts.min_ratio
+    shard = None
+    if opts.shard:
+        try:
+            i, n = (int(x) for x in opts.shard.split("/"))
+            if not 0 <= i < n:
+                raise ValueError
+            shard = (i, n)
+        except ValueError:
+            ap.error(f"--shard {opts.shard}: expected I/N with 0 <= I < N")
+    cap = Capture(opts.max_bytes, opts.max_per_kernel, opts.max_reuse)
     cap.install(first_config=opts.first_config)
     program_error = None
     t0 = time.time()
@@ -712,6 +991,8 @@ def main():
     done_before = checked_hashes(opts.skip_checked) if opts.skip_checked else set()
     for h, rec in sorted(cap.kernels.items(), key=lambda kv: kv[1]["order"]):
         if any(h.startswith(d) for d in done_before):
+            continue
+        if shard and rec["order"] % shard[1] != shard[0]:
             continue
         if opts.check_seconds > 0 and time.time() - t1 > opts.check_seconds:
             not_checked.append(rec["fn"].__name__)

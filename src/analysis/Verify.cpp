@@ -415,6 +415,47 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
     missingDone[i] = true;
   }
 
+  // 4. The result of a reshape plain may reorder (allow_reorder: the
+  // flattening before a reduction over every element), which Gluon reshapes
+  // in order: the same registers under other element numbers, used only by
+  // the reduction.
+  std::set<std::pair<unsigned, unsigned>> reorderingReshapes;
+  plainMod.walk([&](const ir::Operation *op) {
+    if (op->name == "tt.reshape" && op->hasKeyword("allow_reorder"))
+      reorderingReshapes.insert({op->pos.line, op->pos.col});
+  });
+  auto onlyReshapeAndReduce = [](const LayoutUse &u, auto &&isReshape) {
+    bool reshaped = false;
+    for (auto &s : u.sites) {
+      if (s.op == "tt.reshape" && s.position == "result 0" && isReshape(s))
+        reshaped = true;
+      else if (s.op != "tt.reduce" || s.position.rfind("operand", 0) != 0)
+        return false;
+    }
+    return reshaped;
+  };
+  for (size_t i = 0; i < missing.size() && !reorderingReshapes.empty(); ++i) {
+    if (missingDone[i] || missing[i].memory != "registers" ||
+        !onlyReshapeAndReduce(missing[i], [&](const UseSite &s) {
+          return reorderingReshapes.count({s.line, s.col}) > 0;
+        }))
+      continue;
+    for (size_t j = 0; j < extra.size(); ++j) {
+      if (extraDone[j] || extra[j].memory != "registers" || extra[j].shape != missing[i].shape ||
+          !onlyReshapeAndReduce(extra[j], [](const UseSite &) { return true; }))
+        continue;
+      std::string detail = fmt::format(
+          "plain's reshape to {} may reorder elements (allow_reorder) and numbers them by {}; "
+          "the anchor reshapes in order ({}), as Gluon does: a reshape that moves no data, "
+          "read only by the reduction",
+          shapeText(missing[i].shape), missing[i].attr, extra[j].attr);
+      v.reconciled.push_back({"reorder_reshape", detail, "plain", missing[i]});
+      v.reconciled.push_back({"reorder_reshape", detail, "anchor", extra[j]});
+      missingDone[i] = extraDone[j] = true;
+      break;
+    }
+  }
+
   for (size_t i = 0; i < missing.size(); ++i)
     if (!missingDone[i])
       v.missing.push_back({missing[i], nearestIn(missing[i], anchorUses)});

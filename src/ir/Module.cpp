@@ -2,6 +2,7 @@
 // that check a buffer is text before the parser sees it.
 #include "tilexform/ir/Module.h"
 #include "tilexform/hw/Target.h"
+#include "tilexform/ir/Lexer.h"
 
 #include "ReaderSupport.h"
 
@@ -22,6 +23,47 @@ Operation *Operation::parentOp() const {
   if (!parentBlock || !parentBlock->parent)
     return nullptr;
   return parentBlock->parent->parent;
+}
+
+bool Operation::hasKeyword(llvm::StringRef word) const {
+  if (attr(word))
+    return true;
+  std::string own = text();
+  llvm::StringRef t = own;
+  TokenStream ts = lex(t);
+  for (auto &tok : ts.tokens) {
+    if (tok.is(TokenKind::Colon))
+      break;
+    if (tok.is(TokenKind::BareId) && tok.spelling(t) == word)
+      return true;
+  }
+  return false;
+}
+
+std::string Operation::keywordValue(llvm::StringRef keyword, llvm::StringRef attrName) const {
+  if (!attrName.empty())
+    if (mlir::Attribute a = attr(attrName)) {
+      std::string out;
+      llvm::raw_string_ostream os(out);
+      a.print(os);
+      // An enum attribute prints as `#tt<cache ca>` or as its keyword.
+      llvm::StringRef t = out;
+      if (t.ends_with(">") && t.contains(' '))
+        t = t.drop_back().rsplit(' ').second;
+      return t.str();
+    }
+  std::string own = text();
+  llvm::StringRef t = own;
+  TokenStream ts = lex(t);
+  for (size_t i = 0; i + 2 < ts.tokens.size(); ++i) {
+    auto &tok = ts.tokens[i];
+    if (tok.is(TokenKind::Colon))
+      break;
+    if (tok.is(TokenKind::BareId) && tok.spelling(t) == keyword &&
+        ts.tokens[i + 1].is(TokenKind::Equal) && ts.tokens[i + 2].is(TokenKind::BareId))
+      return ts.tokens[i + 2].spelling(t).str();
+  }
+  return "";
 }
 
 std::string Operation::text() const {

@@ -141,7 +141,7 @@ const Spelling kArithSpellings[] = {
        std::string u = Emitter::unsignedDtype(op.results[0]->type);
        if (u.empty())
          return e.cast(op);
-       e.statement(op, e.signedResult(fmt::format("{}.to({})", e.expr(op.operands[0]), u),
+       e.statement(op, e.signedResult(fmt::format("{}.to({})", e.receiver(op.operands[0]), u),
                                       op.results[0]->type));
      }},
     {"arith.negf",

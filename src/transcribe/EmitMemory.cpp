@@ -32,6 +32,32 @@ std::string maskArgument(Emitter &e, const Value *mask) {
   return ", mask=" + m;
 }
 
+/// `, cache_modifier=".ca", eviction_policy="evict_first"` for a global
+/// load's or store's cache and eviction attributes, as the format writes them
+/// (`cacheModifier = ca`) or as the generic form's integers (Triton's
+/// CacheModifier and EvictionPolicy enums); nothing for the defaults.
+std::string cacheArguments(const Operation &op) {
+  static const char *const kCache[] = {"", "none", "ca", "cg", "wb", "cs", "wt", "cv"};
+  static const char *const kEvict[] = {"", "evict_normal", "evict_first", "evict_last"};
+  auto named = [&](llvm::StringRef keyword, llvm::StringRef attrName,
+                   llvm::ArrayRef<const char *> byNumber) {
+    std::string v = op.keywordValue(keyword, attrName);
+    llvm::StringRef t = llvm::StringRef(v).split(' ').first; // "2 : i32" in the generic form
+    unsigned n = 0;
+    if (!t.getAsInteger(10, n))
+      return std::string(n < byNumber.size() ? byNumber[n] : "");
+    return t.str();
+  };
+  std::string out;
+  std::string cache = named("cacheModifier", "cache", kCache);
+  if (!cache.empty() && cache != "none")
+    out += fmt::format(", cache_modifier=\".{}\"", cache);
+  std::string evict = named("evictionPolicy", "evict", kEvict);
+  if (!evict.empty() && evict != "evict_normal" && evict != "normal")
+    out += fmt::format(", eviction_policy=\"{}\"", evict);
+  return out;
+}
+
 const Spelling kMemorySpellings[] = {
     {"tt.load",
      [](Emitter &e, const Operation &op) {
@@ -40,11 +66,8 @@ const Spelling kMemorySpellings[] = {
          args += ", mask=" + e.expr(mask);
        if (auto *other = op.operand("other"))
          args += ", other=" + e.expr(other);
-       if (auto c = op.attr("cache"))
-         args += fmt::format(", cache_modifier=\"{}\"", ir::attrText(c));
-       if (auto ev = op.attr("evict"))
-         args += fmt::format(", eviction_policy=\"{}\"", ir::attrText(ev));
-       if (op.attr("isVolatile"))
+       args += cacheArguments(op);
+       if (auto v = op.attr("isVolatile"); v && ir::attrText(v) != "false")
          args += ", volatile=True";
        e.statement(op, "gl.load(" + args + ")");
      }},
@@ -53,6 +76,7 @@ const Spelling kMemorySpellings[] = {
        std::string args = e.expr(op.operand("ptr")) + ", " + e.expr(op.operand("value"));
        if (auto *mask = op.operand("mask"))
          args += ", mask=" + e.expr(mask);
+       args += cacheArguments(op);
        e.statement(op, "gl.store(" + args + ")");
      }},
     {"ttg.local_alloc",
@@ -160,7 +184,7 @@ const Spelling kMemorySpellings[] = {
                       "an unsigned atomic of a non-integer");
        // The unsigned atomics take the unsigned view of the pointer and the value.
        std::string args = isUnsigned ? fmt::format("{}.to(gl.pointer_type({}), bitcast=True), {}",
-                                                   e.expr(ptr), u, e.unsignedOperand(val))
+                                                   e.receiver(ptr), u, e.unsignedOperand(val))
                                      : e.expr(ptr) + ", " + e.expr(val);
        args += maskArgument(e, op.operand("mask"));
        if (kw.size() > 1)

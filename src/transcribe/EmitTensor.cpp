@@ -19,21 +19,33 @@ using ir::Value;
 
 namespace {
 
-/// A shape op's result with plain's layout stated: Gluon infers a blocked or
-/// linear layout for a permute, reshape, join or split, never the dot
+/// Whether a shape op's result needs plain's layout stated: Gluon infers a
+/// blocked or linear layout for a permute, reshape, join or split, never the dot
 /// operand, MMA or slice object plain's compiler may have given it (equal as
 /// a linear layout, different as an object, which the MMA builders refuse).
 /// The conversion is between equal linear layouts, which
 /// `assert_trivial=True` makes the compiler prove: it moves no data.
-std::string statedLayout(Emitter &e, const Operation &op, const std::string &rhs) {
-  if (op.results.size() != 1)
-    return rhs;
-  mlir::Type t = op.results[0]->type;
+bool needsStatedLayout(Emitter &e, mlir::Type t) {
   auto enc = t ? ir::encodingOf(t) : nullptr;
-  if (!enc || enc->kind() == "blocked" || enc->kind() == "linear" || !e.hasLayoutConstant(t))
+  return enc && enc->kind() != "blocked" && enc->kind() != "linear" && e.hasLayoutConstant(t);
+}
+
+std::string statedLayout(Emitter &e, const Operation &op, const std::string &rhs) {
+  if (op.results.size() != 1 || !needsStatedLayout(e, op.results[0]->type))
     return rhs;
   return fmt::format("gl.convert_layout({}, {}, assert_trivial=True)", rhs,
-                     e.layoutOf(t, op.pos.line));
+                     e.layoutOf(op.results[0]->type, op.pos.line));
+}
+
+/// The same for an op of several results (a split): each result whose
+/// layout Gluon would not infer is converted after the statement.
+void stateResultLayouts(Emitter &e, const Operation &op) {
+  for (auto *r : op.results)
+    if (needsStatedLayout(e, r->type)) {
+      std::string name = e.nameFor(r);
+      e.line(fmt::format("{} = gl.convert_layout({}, {}, assert_trivial=True)", name, name,
+                         e.layoutOf(r->type, op.pos.line)));
+    }
 }
 
 const Spelling kTensorSpellings[] = {
@@ -79,10 +91,18 @@ const Spelling kTensorSpellings[] = {
      }},
     {"tt.reshape",
      [](Emitter &e, const Operation &op) {
-       e.statement(op,
-                   fmt::format("gl.reshape({}, {}{})", e.expr(op.operands[0]),
-                               listText(shapeOf(op.results[0]->type)),
-                               hasUnitKeyword(op, "allow_reorder") ? ", can_reorder=True" : ""));
+       std::string rhs = fmt::format("gl.reshape({}, {})", e.expr(op.operands[0]),
+                                     listText(shapeOf(op.results[0]->type)));
+       // allow_reorder (Triton's flattening before a reduction over all
+       // elements: tl.sum(x), tl.max(x)) lets plain's result number the
+       // elements in another order; Gluon reshapes in order only. The
+       // in-order reshape keeps every value in the register, lane and warp
+       // plain keeps it in (a reshape moves no data), so the reduction that
+       // follows combines the same values in the same order; only the
+       // result's layout differs, which verify reconciles (reorder_reshape).
+       if (op.hasKeyword("allow_reorder"))
+         return e.statement(op, rhs);
+       e.statement(op, statedLayout(e, op, rhs));
      }},
     {"tt.trans",
      [](Emitter &e, const Operation &op) {
@@ -98,7 +118,11 @@ const Spelling kTensorSpellings[] = {
                                       fmt::format("gl.join({}, {})", e.expr(op.operands[0]),
                                                   e.expr(op.operands[1]))));
      }},
-    {"tt.split", [](Emitter &e, const Operation &op) { e.call1(op, "gl.split"); }},
+    {"tt.split",
+     [](Emitter &e, const Operation &op) {
+       e.call1(op, "gl.split");
+       stateResultLayouts(e, op);
+     }},
     // The scalar of a one-element tensor: Gluon 3.6 has no public builtin,
     // so the anchor defines one over the semantic's own unsplat.
     {"tt.unsplat",

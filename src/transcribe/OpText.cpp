@@ -196,20 +196,6 @@ std::string keywordAfterName(const Operation &op) {
   return "";
 }
 
-bool hasUnitKeyword(const Operation &op, llvm::StringRef word) {
-  if (op.attr(word))
-    return true;
-  std::string ownText = op.text();
-  llvm::StringRef text = ownText;
-  ir::TokenStream ts = ir::lex(text);
-  for (auto &t : ts.tokens) {
-    if (t.is(ir::TokenKind::Colon))
-      break;
-    if (t.is(ir::TokenKind::BareId) && t.spelling(text) == word)
-      return true;
-  }
-  return false;
-}
 
 /// The bare words right after the op name (`tt.atomic_rmw add, acq_rel, gpu, ...`).
 std::vector<std::string> keywordsAfterName(const Operation &op) {

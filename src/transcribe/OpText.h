@@ -47,9 +47,6 @@ std::optional<Literal> constantValue(const ir::Operation &op);
 /// `tt.get_program_id x`).
 std::string keywordAfterName(const ir::Operation &op);
 
-/// Whether the op's own text writes the unit keyword `word` before its type
-/// (`tt.reshape %x allow_reorder : ...`), or the op carries it as an attribute.
-bool hasUnitKeyword(const ir::Operation &op, llvm::StringRef word);
 
 /// The bare words right after the op name (`tt.atomic_rmw add, acq_rel, gpu, ...`).
 std::vector<std::string> keywordsAfterName(const ir::Operation &op);

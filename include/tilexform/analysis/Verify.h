@@ -53,7 +53,8 @@ struct PairedDifference {
 };
 
 struct Reconciled {
-  std::string cause;  // unconstructible_replaced, pipeliner_staging, op_without_builtin
+  std::string cause;  // unconstructible_replaced, pipeliner_staging, op_without_builtin,
+                      // reorder_reshape
   std::string detail; // one sentence
   std::string side;   // "plain" (missing in the anchor) or "anchor" (extra)
   LayoutUse use;

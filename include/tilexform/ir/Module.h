@@ -116,6 +116,13 @@ struct Operation {
   int loopDepth() const;
   mlir::Attribute attr(llvm::StringRef name) const;
   std::optional<int64_t> intAttr(llvm::StringRef name) const;
+  /// Whether the op carries a unit keyword (`allow_reorder`,
+  /// `efficient_layout`): as an attribute, or written bare before its type.
+  bool hasKeyword(llvm::StringRef word) const;
+  /// The value of a keyword attribute of the op's format (`cacheModifier =
+  /// ca`, `evictionPolicy = evict_first`) or of its attributes (`cache`),
+  /// as written; empty when absent.
+  std::string keywordValue(llvm::StringRef keyword, llvm::StringRef attrName = "") const;
 };
 
 struct LayoutAlias {

@@ -11,6 +11,7 @@ imported without it. Each op runs on its own.
 """
 import importlib.util
 import pathlib
+import os
 import sys
 import traceback
 import types
@@ -31,7 +32,18 @@ dev = "cuda"
 torch.manual_seed(0)
 
 
+def selected(name):
+    """DRIVER_OPS=a,b runs only those ops; DRIVER_SKIP=a,b leaves them out
+    (a kernel that faults on the device can be checked in a process of its own)."""
+    only = [x for x in os.environ.get("DRIVER_OPS", "").split(",") if x]
+    skip = [x for x in os.environ.get("DRIVER_SKIP", "").split(",") if x]
+    base = name.split("/")[0]
+    return (not only or base in only) and base not in skip
+
+
 def run(name, f, *tensors):
+    if not selected(name):
+        return
     leaves = [t.detach().clone().requires_grad_(t.is_floating_point()) for t in tensors]
     try:
         out = f(*leaves)
