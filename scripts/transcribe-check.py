@@ -37,6 +37,8 @@ A Python exception in the program ends the program, not the run: what was
 captured before it is checked, and the exception is reported in the summary.
 """
 import argparse
+import contextlib
+import fcntl
 import hashlib
 import importlib.util
 import inspect
@@ -73,8 +75,14 @@ class Snapshot:
         s = t.untyped_storage()
         key = s.data_ptr()
         if key not in self.storages:
-            copy = self._torch.empty(s.nbytes(), dtype=self._torch.uint8, device=t.device)
-            copy.copy_(self._torch.empty(0, dtype=self._torch.uint8, device=t.device).set_(s))
+            # Zero slack after the storage, as the caching allocator leaves
+            # slack after a tensor: a kernel that reads past its tensor (an
+            # unmasked tail) reads zeros on every run instead of faulting or
+            # reading whatever the last run left there.
+            n = s.nbytes()
+            copy = self._torch.zeros(n + min(max(n, 1 << 20), 256 << 20), dtype=self._torch.uint8,
+                                     device=t.device)
+            copy[:n].copy_(self._torch.empty(0, dtype=self._torch.uint8, device=t.device).set_(s))
             self.storages[key] = copy
         return self.storages[key]
 
@@ -391,26 +399,53 @@ MIN_RATIO = [0.98]
 
 
 class GpuLock:
-    """An exclusive lock on a file, held while timing: several harness runs
-    sharing one GPU (a library each) then never time at the same moment."""
+    """A readers-writer lock on a file shared by several harness runs on one
+    GPU (a library or shard each): running programs and checks hold it
+    shared, timing holds it exclusive, so no kernel of another run is on the
+    GPU while a pair is timed. A second file is the turnstile that gives a
+    waiting writer priority over new readers."""
 
-    def __init__(self, path):
+    def __init__(self, path=None):
         self.path = path
-        self.f = None
+        self.f = self.t = None
 
-    def __enter__(self):
-        if self.path:
-            import fcntl
+    def _open(self):
+        if self.f is None:
             self.f = open(self.path, "a")
-            fcntl.flock(self.f, fcntl.LOCK_EX)
-        return self
+            self.t = open(self.path + ".turn", "a")
 
-    def __exit__(self, *exc):
-        if self.f:
-            import fcntl
+    @contextlib.contextmanager
+    def shared(self):
+        if not self.path:
+            yield
+            return
+        self._open()
+        fcntl.flock(self.t, fcntl.LOCK_EX)
+        fcntl.flock(self.t, fcntl.LOCK_UN)
+        fcntl.flock(self.f, fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
             fcntl.flock(self.f, fcntl.LOCK_UN)
-            self.f.close()
-            self.f = None
+
+    @contextlib.contextmanager
+    def exclusive(self):
+        if not self.path:
+            yield
+            return
+        self._open()
+        fcntl.flock(self.t, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(self.f, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(self.f, fcntl.LOCK_UN)
+        finally:
+            fcntl.flock(self.t, fcntl.LOCK_UN)
+
+
+LOCK = GpuLock()
 
 
 def check_reuse(rec, ru, mod, lp, h, ca):
@@ -556,6 +591,16 @@ def check_readable(rec, d, opts, fn, snap, grid, plain_tensors, named_params):
 
 
 def check_kernel(rec, out, opts):
+    """Checks one captured kernel on this GPU, then times it."""
+    timing = []
+    with LOCK.shared():
+        r = check_kernel_runs(rec, out, opts, timing)
+    for t in timing:
+        t()
+    return r
+
+
+def check_kernel_runs(rec, out, opts, timing):
     import torch
     fn, ck = rec["fn"], rec["ck"]
     name = fn.__name__
@@ -659,35 +704,40 @@ def check_kernel(rec, out, opts):
         if doc and doc.get("likely_cause"):
             r["audit_cause"] = doc["likely_cause"]
 
-    # Times, samples with fingerprints, parity-gate.
+    # Times, samples with fingerprints, parity-gate: after the checks, with
+    # the GPU to itself (check_kernel runs it).
     if opts.rounds > 0:
-        try:
-            ap, kp = snap.materialize()
-            aa, ka = snap.materialize()
-            named_a = bound_arguments(fn, aa, ka)
-            with GpuLock(opts.timing_lock):
-                samples, order = time_pair(lambda: launch_plain(ap, kp), lambda: anchor_call(named_a),
-                                           opts.rounds, opts.rep)
-            med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
-            r["plain_ms"], r["anchor_ms"] = med(samples["plain"]), med(samples["anchor"])
-            r["ratio"] = r["plain_ms"] / r["anchor_ms"] if r["anchor_ms"] else None
-            fp = {}
-            for arm in ("plain", "anchor"):
-                b = d / f"{arm}.cubin"
-                if not b.exists():
-                    b = d / f"{arm}.hsaco"
-                if b.exists():
-                    fp[arm] = sha256_bytes(b.read_bytes())
-            (d / "samples.json").write_text(json.dumps(
-                {"samples_ms": samples, "round_order": order, "fingerprints": fp}, indent=1))
-            code, doc, _, err = tool(["parity-gate", "--champion-samples", f"{d / 'samples.json'}:plain",
-                                      "--anchor-samples", f"{d / 'samples.json'}:anchor",
-                                      "--min-ratio", str(opts.min_ratio), "--format", "json"],
-                                     opts.tilexform)
-            r["parity_gate"] = doc.get("verdict") if doc else f"exit {code}: {err.strip()[-300:]}"
-        except Exception as e:  # noqa: BLE001
-            r["timing_error"] = "".join(traceback.format_exception_only(type(e), e)).strip()[-800:]
+        timing.append(lambda: time_kernel(r, d, opts, fn, snap, launch_plain, anchor_call))
     return r
+
+
+def time_kernel(r, d, opts, fn, snap, launch_plain, anchor_call):
+    try:
+        ap, kp = snap.materialize()
+        aa, ka = snap.materialize()
+        named_a = bound_arguments(fn, aa, ka)
+        with LOCK.exclusive():
+            samples, order = time_pair(lambda: launch_plain(ap, kp), lambda: anchor_call(named_a),
+                                       opts.rounds, opts.rep)
+        med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
+        r["plain_ms"], r["anchor_ms"] = med(samples["plain"]), med(samples["anchor"])
+        r["ratio"] = r["plain_ms"] / r["anchor_ms"] if r["anchor_ms"] else None
+        fp = {}
+        for arm in ("plain", "anchor"):
+            b = d / f"{arm}.cubin"
+            if not b.exists():
+                b = d / f"{arm}.hsaco"
+            if b.exists():
+                fp[arm] = sha256_bytes(b.read_bytes())
+        (d / "samples.json").write_text(json.dumps(
+            {"samples_ms": samples, "round_order": order, "fingerprints": fp}, indent=1))
+        code, doc, _, err = tool(["parity-gate", "--champion-samples", f"{d / 'samples.json'}:plain",
+                                  "--anchor-samples", f"{d / 'samples.json'}:anchor",
+                                  "--min-ratio", str(opts.min_ratio), "--format", "json"],
+                                 opts.tilexform)
+        r["parity_gate"] = doc.get("verdict") if doc else f"exit {code}: {err.strip()[-300:]}"
+    except Exception as e:  # noqa: BLE001
+        r["timing_error"] = "".join(traceback.format_exception_only(type(e), e)).strip()[-800:]
 
 
 # ---------------------------------------------------------------------------
@@ -765,6 +815,8 @@ def check_compile_only(rec, out, opts, arch):
         (d / "plain.ttgir").write_text(got["ttgir"])
         if listing in got:
             (d / f"plain.{listing}").write_text(got[listing])
+        elif late:
+            r["plain_listing_error"] = late[-400:]
     except Exception as e:  # noqa: BLE001
         r["plain_compiled"] = False
         r["error"] = "".join(traceback.format_exception_only(type(e), e)).strip()[-1500:]
@@ -800,6 +852,8 @@ def check_compile_only(rec, out, opts, arch):
         (d / "anchor.ttgir").write_text(got["ttgir"])
         if listing in got:
             (d / f"anchor.{listing}").write_text(got[listing])
+        elif late:
+            r["anchor_listing_error"] = late[-400:]
         r["compiled"] = True
     except Exception as e:  # noqa: BLE001
         r["compiled"] = False
@@ -909,8 +963,9 @@ def main():
     ap.add_argument("--no-gpu-run", action="store_true",
                     help="with --compile-only: do not run anything on this GPU, only compile")
     ap.add_argument("--timing-lock", metavar="FILE",
-                    help="hold an exclusive lock on FILE while timing, so that several runs on one GPU "
-                         "(one per library or shard) never time at once")
+                    help="a lock FILE shared by several runs on one GPU (one per library or shard): "
+                         "programs and checks hold it shared, timing exclusive, so no other run's "
+                         "kernel is on the GPU while a pair is timed")
     ap.add_argument("--shard", metavar="I/N",
                     help="check only the kernels whose capture order is I modulo N (N runs of one "
                          "program share a library's checks)")
@@ -958,6 +1013,9 @@ def main():
 
         signal.signal(signal.SIGALRM, stop)
         signal.setitimer(signal.ITIMER_REAL, opts.program_seconds)
+    LOCK.path = opts.timing_lock
+    program_lock = LOCK.shared()
+    program_lock.__enter__()
     try:
         if prog[0] == "-m":
             sys.argv = prog[1:]
@@ -975,6 +1033,7 @@ def main():
     except BaseException as e:  # noqa: BLE001 - keep what ran before it
         program_error = "".join(traceback.format_exception_only(type(e), e)).strip()[-1500:]
     finally:
+        program_lock.__exit__(None, None, None)
         sys.argv = argv
         if opts.program_seconds > 0:
             import signal

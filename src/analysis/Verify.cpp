@@ -440,19 +440,36 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
           return reorderingReshapes.count({s.line, s.col}) > 0;
         }))
       continue;
-    for (size_t j = 0; j < extra.size(); ++j) {
-      if (extraDone[j] || extra[j].memory != "registers" || extra[j].shape != missing[i].shape ||
-          !onlyReshapeAndReduce(extra[j], [](const UseSite &) { return true; }))
-        continue;
-      std::string detail = fmt::format(
+    auto detail = [&](const std::string &anchorAttr) {
+      return fmt::format(
           "plain's reshape to {} may reorder elements (allow_reorder) and numbers them by {}; "
           "the anchor reshapes in order ({}), as Gluon does: a reshape that moves no data, "
           "read only by the reduction",
-          shapeText(missing[i].shape), missing[i].attr, extra[j].attr);
-      v.reconciled.push_back({"reorder_reshape", detail, "plain", missing[i]});
-      v.reconciled.push_back({"reorder_reshape", detail, "anchor", extra[j]});
+          shapeText(missing[i].shape), missing[i].attr, anchorAttr);
+    };
+    // The anchor's in-order layout is new to it (an extra use), or one it
+    // also uses elsewhere: then the reshape (or, where the shape does not
+    // change, the reduction it folded into) is one more site of that use.
+    for (size_t j = 0; j < extra.size() && !missingDone[i]; ++j) {
+      if (extraDone[j] || extra[j].memory != "registers" || extra[j].shape != missing[i].shape ||
+          !onlyReshapeAndReduce(extra[j], [](const UseSite &) { return true; }))
+        continue;
+      v.reconciled.push_back({"reorder_reshape", detail(extra[j].attr), "plain", missing[i]});
+      v.reconciled.push_back({"reorder_reshape", detail(extra[j].attr), "anchor", extra[j]});
       missingDone[i] = extraDone[j] = true;
-      break;
+    }
+    for (auto it = anchorUses.begin(); it != anchorUses.end() && !missingDone[i]; ++it) {
+      const LayoutUse &a = it->second;
+      // A reshape that changes no shape folds away in the anchor: then the
+      // reduction reads the reshape's source directly.
+      bool reshapes = std::any_of(a.sites.begin(), a.sites.end(), [](const UseSite &s) {
+        return (s.op == "tt.reshape" && s.position == "result 0") ||
+               (s.op == "tt.reduce" && s.position.rfind("operand", 0) == 0);
+      });
+      if (a.memory != "registers" || a.shape != missing[i].shape || !reshapes)
+        continue;
+      v.reconciled.push_back({"reorder_reshape", detail(a.attr), "plain", missing[i]});
+      missingDone[i] = true;
     }
   }
 

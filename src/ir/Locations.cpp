@@ -117,6 +117,8 @@ SourceLoc LocationResolver::resolve(llvm::StringRef text, int depth) {
       out = resolve(rest.slice(1, close == llvm::StringRef::npos ? rest.size() : close), depth + 1);
     }
     out.name = s.str();
+    if (out.firstName.empty())
+      out.firstName = out.name;
     return out;
   }
   return out;

@@ -685,6 +685,7 @@ llvm::Error Parser::parseArgumentType(size_t &i, Value *v, size_t closeLimit) {
     size_t close = matching(i + 1);
     if (close == llvm::StringRef::npos || close > closeLimit)
       return errorTok(i + 1, "unterminated loc(...)");
+    v->paramName = locs_.resolve(span(i + 2, close)).firstName;
     i = close + 1;
   }
   return llvm::Error::success();

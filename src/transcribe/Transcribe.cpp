@@ -78,7 +78,10 @@ llvm::Expected<TranscribeReport> Emitter::run() {
       bind(a, "None");
       continue;
     }
-    std::string n = nameFor(a);
+    // A parameter keeps the name plain's Python function gives it (the
+    // first name in its location), not a later one the body gave its value
+    // (`left, right = 0, N` prints the argument as %right).
+    std::string n = a->paramName.empty() ? nameFor(a) : scope_.nameFor(a, a->paramName);
     params.push_back(n);
     lastDesc.clear();
     if (isTensorDesc(a->type)) {

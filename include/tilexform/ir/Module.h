@@ -49,7 +49,10 @@ struct CallSite {
 struct SourceLoc {
   std::string file;
   unsigned line = 0, col = 0;
-  std::string name; // innermost NameLoc, e.g. "acc"
+  std::string name; // the outermost NameLoc: the name the value had last, e.g. "acc"
+  /// The innermost NameLoc: the name it was given first (a kernel
+  /// parameter's own name, where the body renames the value: `right = N`).
+  std::string firstName;
   /// Where the function it is in was called from, innermost caller first:
   /// the last is the kernel's own line.
   std::vector<CallSite> callers;
@@ -63,6 +66,9 @@ struct Value {
   unsigned resultIndex = 0;
   Block *ownerBlock = nullptr;     // for block arguments
   mlir::DictionaryAttr attributes; // argument attributes (`{tt.divisibility = 16 : i32}`)
+  /// A function argument's parameter name from its location (the first name
+  /// Triton gave it); empty when the dump has none.
+  std::string paramName;
   std::vector<std::pair<Operation *, unsigned>> uses;
 };
 

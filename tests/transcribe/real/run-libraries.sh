@@ -20,7 +20,7 @@ out=${1:?OUT}
 libs=$(cd "${2:?LIBS}" && pwd)
 set_=${3:-all}
 limit=${4:-540}
-shards=${FLA_SHARDS:-6}
+shards=${FLA_SHARDS:-10}
 rounds=${ROUNDS:-3}
 mkdir -p "$out/logs"
 out=$(cd "$out" && pwd)
