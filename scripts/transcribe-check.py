@@ -80,7 +80,7 @@ class Snapshot:
             # unmasked tail) reads zeros on every run instead of faulting or
             # reading whatever the last run left there.
             n = s.nbytes()
-            copy = self._torch.zeros(n + min(max(n, 1 << 20), 256 << 20), dtype=self._torch.uint8,
+            copy = self._torch.zeros(n + min(max(n // 4, 64 << 10), 64 << 20), dtype=self._torch.uint8,
                                      device=t.device)
             copy[:n].copy_(self._torch.empty(0, dtype=self._torch.uint8, device=t.device).set_(s))
             self.storages[key] = copy
