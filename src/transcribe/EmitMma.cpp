@@ -47,6 +47,24 @@ const Spelling kMmaSpellings[] = {
        std::string fn;
        if (kind == "amd_mfma") {
          fn = e.amdModule() + ".mfma";
+         // cdna3/cdna4.mfma take the default input precision (IEEE on AMD);
+         // an fp32 dot plain runs at another (tf32: gfx942's xf32 MFMA)
+         // goes through the module's own builtin over the same semantic
+         // call. For 16- and 8-bit operands the element type alone picks
+         // the instruction, and Triton prints tf32 there too.
+         std::string precision = op.keywordValue("inputPrecision", "inputPrecision");
+         static const char *const kPrecision[] = {"tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"};
+         unsigned n = 0;
+         if (!llvm::StringRef(precision).split(' ').first.getAsInteger(10, n))
+           precision = n < std::size(kPrecision) ? kPrecision[n] : "";
+         const ir::Value *a = op.operand("a");
+         bool fp32 = a && a->type && elementOf(a->type) && elementOf(a->type).isF32();
+         if (fp32 && !precision.empty() && precision != "ieee") {
+           e.need("mfma_precision");
+           return e.statement(op, fmt::format("_mfma({}, {}, {}, \"{}\")", e.expr(op.operand("a")),
+                                              e.expr(op.operand("b")), e.expr(op.operand("c")),
+                                              precision));
+         }
        } else if (kind == "amd_wmma") {
          // RDNA3 (gfx11) and RDNA4 (gfx12) spell WMMA in their own modules.
          std::string arch = e.module().facts.arch();

@@ -168,7 +168,7 @@ llvm::Expected<TranscribeReport> Emitter::run() {
   out += "from triton.experimental.gluon import language as gl\n";
   if (imports_.count("tl"))
     out += "import triton.language as tl\n";
-  if (imports_.count("unsplat"))
+  if (imports_.count("unsplat") || imports_.count("mfma_precision"))
     out += "from triton.language.core import builtin\n";
   if (imports_.count("libdevice"))
     out += "from triton.language.extra import libdevice\n";
@@ -222,6 +222,16 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     out += "\n\n@builtin\ndef _unsplat(x, _semantic=None):\n"
            "    \"\"\"tt.unsplat: the scalar of a one-element tensor.\"\"\"\n"
            "    return _semantic.unsplat(x)\n";
+  if (imports_.count("mfma_precision"))
+    out += "\n\n@builtin\ndef _mfma(a, b, acc, input_precision, _semantic=None):\n"
+           "    \"\"\"tt.dot on an AMD MFMA layout at plain's input precision (the MFMA "
+           "builders take the\n    default): the semantic call they make, with the precision "
+           "stated.\"\"\"\n"
+           "    precision = gl._unwrap_if_constexpr(input_precision)\n"
+           "    handle = _semantic.dot(a, b, acc, input_precision=precision, "
+           "max_num_imprecise_acc=None,\n"
+           "                           out_dtype=acc.dtype).handle\n"
+           "    return gl.tensor(handle, acc.type)\n";
   for (auto &h : helpers_)
     out += "\n\n" + h;
   out += "\n\n";
