@@ -196,7 +196,6 @@ std::string keywordAfterName(const Operation &op) {
   return "";
 }
 
-
 /// The bare words right after the op name (`tt.atomic_rmw add, acq_rel, gpu, ...`).
 std::vector<std::string> keywordsAfterName(const Operation &op) {
   std::string ownText = op.text();

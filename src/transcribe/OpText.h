@@ -47,7 +47,6 @@ std::optional<Literal> constantValue(const ir::Operation &op);
 /// `tt.get_program_id x`).
 std::string keywordAfterName(const ir::Operation &op);
 
-
 /// The bare words right after the op name (`tt.atomic_rmw add, acq_rel, gpu, ...`).
 std::vector<std::string> keywordsAfterName(const ir::Operation &op);
 
