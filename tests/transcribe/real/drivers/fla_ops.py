@@ -9,13 +9,14 @@ cu_seqlens batch: a program for scripts/transcribe-check.py.
 Each entry point runs on its own; one that raises is reported and the rest
 still run (a library may refuse a pass on some GPUs).
 """
-import os
 import sys
 import traceback
 import types
 
 import torch
 import torch.nn.functional as F
+
+from driver_select import selected
 
 try:
     import einops  # noqa: F401
@@ -48,15 +49,6 @@ def inputs(B, T, H, K, V):
     beta = torch.rand(B, T, H, device=dev, dtype=torch.float32).sigmoid().to(dt)
     h0 = torch.randn(B, H, K, V, device=dev, dtype=torch.float32)
     return q, k, v, gk, g, beta, h0
-
-
-def selected(name):
-    """DRIVER_OPS=a,b runs only those ops; DRIVER_SKIP=a,b leaves them out
-    (a kernel that faults on the device can be checked in a process of its own)."""
-    only = [x for x in os.environ.get("DRIVER_OPS", "").split(",") if x]
-    skip = [x for x in os.environ.get("DRIVER_SKIP", "").split(",") if x]
-    base = name.split("/")[0]
-    return (not only or base in only) and base not in skip
 
 
 def run(name, f, *tensors):

@@ -7,22 +7,14 @@ ops) at LLM shapes: a program for scripts/transcribe-check.py.
 
 Each op runs on its own; one that raises is reported and the rest still run.
 """
-import os
 import traceback
 
 import torch
 
+from driver_select import selected
+
 dev = "cuda"
 torch.manual_seed(0)
-
-
-def selected(name):
-    """DRIVER_OPS=a,b runs only those ops; DRIVER_SKIP=a,b leaves them out
-    (a kernel that faults on the device can be checked in a process of its own)."""
-    only = [x for x in os.environ.get("DRIVER_OPS", "").split(",") if x]
-    skip = [x for x in os.environ.get("DRIVER_SKIP", "").split(",") if x]
-    base = name.split("/")[0]
-    return (not only or base in only) and base not in skip
 
 
 def run(name, f, *tensors):

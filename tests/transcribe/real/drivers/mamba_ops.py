@@ -11,12 +11,13 @@ imported without it. Each op runs on its own.
 """
 import importlib.util
 import pathlib
-import os
 import sys
 import traceback
 import types
 
 import torch
+
+from driver_select import selected
 
 
 def package_without_init(name):
@@ -30,15 +31,6 @@ def package_without_init(name):
 
 dev = "cuda"
 torch.manual_seed(0)
-
-
-def selected(name):
-    """DRIVER_OPS=a,b runs only those ops; DRIVER_SKIP=a,b leaves them out
-    (a kernel that faults on the device can be checked in a process of its own)."""
-    only = [x for x in os.environ.get("DRIVER_OPS", "").split(",") if x]
-    skip = [x for x in os.environ.get("DRIVER_SKIP", "").split(",") if x]
-    base = name.split("/")[0]
-    return (not only or base in only) and base not in skip
 
 
 def run(name, f, *tensors):
