@@ -880,6 +880,7 @@ def summarize(rows):
     ratios = sorted(r["ratio"] for r in rows if r.get("ratio"))
     s = dict(kernels=n, transcribed=count("transcribe", "TRANSCRIBED"), compiled=count("compiled", True),
              bit_exact=count("bit_exact", True), verify_pass=count("verify", "PASS"),
+             verify_reconciled=count("verify", "RECONCILED"),
              audit_same=count("audit_diff", "SAME"), parity_cleared=count("parity_gate", "CLEARED"),
              not_run=sum(1 for r in rows if r.get("not_run")),
              plain_did_not_compile=count("plain_compiled", False))
@@ -892,6 +893,7 @@ def summarize(rows):
         s["readable"] = dict(checked=len(rd), compiled=sum(1 for x in rd if x.get("compiled")),
                              bit_exact=sum(1 for x in rd if x.get("bit_exact")),
                              verify_pass=sum(1 for x in rd if x.get("verify") == "PASS"),
+                             verify_reconciled=sum(1 for x in rd if x.get("verify") == "RECONCILED"),
                              same_ops_as_faithful=sum(1 for x in rd if x.get("same_ops_as_faithful")),
                              same_order_as_faithful=sum(1 for x in rd if x.get("same_order_as_faithful")))
         if sizes:

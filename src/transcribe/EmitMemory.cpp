@@ -33,28 +33,13 @@ std::string maskArgument(Emitter &e, const Value *mask) {
 }
 
 /// `, cache_modifier=".ca", eviction_policy="evict_first"` for a global
-/// load's or store's cache and eviction attributes, as the format writes them
-/// (`cacheModifier = ca`) or as the generic form's integers (Triton's
-/// CacheModifier and EvictionPolicy enums); nothing for the defaults.
+/// load's or store's cache and eviction attributes; nothing for the defaults.
 std::string cacheArguments(const Operation &op) {
-  static const char *const kCache[] = {"", "none", "ca", "cg", "wb", "cs", "wt", "cv"};
-  static const char *const kEvict[] = {"", "evict_normal", "evict_first", "evict_last"};
-  auto named = [&](llvm::StringRef keyword, llvm::StringRef attrName,
-                   llvm::ArrayRef<const char *> byNumber) {
-    std::string v = op.keywordValue(keyword, attrName);
-    llvm::StringRef t = llvm::StringRef(v).split(' ').first; // "2 : i32" in the generic form
-    unsigned n = 0;
-    if (!t.getAsInteger(10, n))
-      return std::string(n < byNumber.size() ? byNumber[n] : "");
-    return t.str();
-  };
   std::string out;
-  std::string cache = named("cacheModifier", "cache", kCache);
-  if (!cache.empty() && cache != "none")
-    out += fmt::format(", cache_modifier=\".{}\"", cache);
-  std::string evict = named("evictionPolicy", "evict", kEvict);
-  if (!evict.empty() && evict != "evict_normal" && evict != "normal")
-    out += fmt::format(", eviction_policy=\"{}\"", evict);
+  if (std::string c = cacheModifierOf(op); !c.empty())
+    out += fmt::format(", cache_modifier=\"{}\"", c);
+  if (std::string e = evictionPolicyOf(op); !e.empty())
+    out += fmt::format(", eviction_policy=\"{}\"", e);
   return out;
 }
 

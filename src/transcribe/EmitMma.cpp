@@ -52,11 +52,8 @@ const Spelling kMmaSpellings[] = {
          // goes through the module's own builtin over the same semantic
          // call. For 16- and 8-bit operands the element type alone picks
          // the instruction, and Triton prints tf32 there too.
-         std::string precision = op.keywordValue("inputPrecision", "inputPrecision");
          static const char *const kPrecision[] = {"tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"};
-         unsigned n = 0;
-         if (!llvm::StringRef(precision).split(' ').first.getAsInteger(10, n))
-           precision = n < std::size(kPrecision) ? kPrecision[n] : "";
+         std::string precision = enumKeyword(op, "inputPrecision", "inputPrecision", kPrecision);
          const ir::Value *a = op.operand("a");
          bool fp32 = a && a->type && elementOf(a->type) && elementOf(a->type).isF32();
          if (fp32 && !precision.empty() && precision != "ieee") {

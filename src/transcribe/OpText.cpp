@@ -184,6 +184,30 @@ std::optional<Literal> constantValue(const Operation &op) {
 
 /// The first bare word after the op name (`arith.cmpi slt, ...`,
 /// `tt.get_program_id x`).
+std::string enumKeyword(const Operation &op, llvm::StringRef keyword, llvm::StringRef attrName,
+                        llvm::ArrayRef<const char *> byNumber) {
+  std::string v = op.keywordValue(keyword, attrName);
+  llvm::StringRef t = llvm::StringRef(v).split(' ').first; // "2 : i32" in the generic form
+  unsigned n = 0;
+  if (!t.getAsInteger(10, n))
+    return n < byNumber.size() ? byNumber[n] : "";
+  return t.str();
+}
+
+std::string cacheModifierOf(const Operation &op) {
+  // Triton's CacheModifier enum, by number.
+  static const char *const kCache[] = {"", "none", "ca", "cg", "wb", "cs", "wt", "cv"};
+  std::string c = enumKeyword(op, "cacheModifier", "cache", kCache);
+  return c.empty() || c == "none" ? "" : "." + c;
+}
+
+std::string evictionPolicyOf(const Operation &op) {
+  // Triton's EvictionPolicy enum, by number.
+  static const char *const kEvict[] = {"", "evict_normal", "evict_first", "evict_last"};
+  std::string e = enumKeyword(op, "evictionPolicy", "evict", kEvict);
+  return e == "evict_normal" || e == "normal" ? "" : e;
+}
+
 std::string keywordAfterName(const Operation &op) {
   std::string ownText = op.text();
   llvm::StringRef text = ownText;

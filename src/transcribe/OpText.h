@@ -47,6 +47,19 @@ std::optional<Literal> constantValue(const ir::Operation &op);
 /// `tt.get_program_id x`).
 std::string keywordAfterName(const ir::Operation &op);
 
+/// An enum attribute's keyword: as the op's format writes it (`cacheModifier =
+/// ca`), or, in the generic form, the integer Triton's enum gives it (`cache =
+/// 2 : i32`), named by `byNumber`; empty when absent or out of range.
+std::string enumKeyword(const ir::Operation &op, llvm::StringRef keyword, llvm::StringRef attrName,
+                        llvm::ArrayRef<const char *> byNumber);
+
+/// A memory op's cache modifier as Gluon spells it (`.ca`, `.cg`, `.cs`, ...),
+/// from `cacheModifier = ca` or the generic form's integer; empty for none.
+std::string cacheModifierOf(const ir::Operation &op);
+/// A memory op's eviction policy (`evict_first`, `evict_last`); empty for
+/// the default.
+std::string evictionPolicyOf(const ir::Operation &op);
+
 /// The bare words right after the op name (`tt.atomic_rmw add, acq_rel, gpu, ...`).
 std::vector<std::string> keywordsAfterName(const ir::Operation &op);
 

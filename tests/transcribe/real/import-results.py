@@ -11,9 +11,9 @@ distribution and the readable anchors' figures) and one row per kernel and
 target. Figures only: no code or dump of the library is kept.
 """
 import argparse
+import importlib.util
 import json
 import pathlib
-import statistics
 
 KEEP = ("kernel", "hash", "transcribe", "plain_compiled", "compiled", "failed_in", "bit_exact",
         "plain_deterministic", "within_plain_spread", "verify", "audit_diff", "audit_cause",
@@ -33,43 +33,20 @@ def row_of(r):
     return out
 
 
+def load_harness():
+    """The capture harness's own summary, so that the file's totals are the
+    ones its runs print."""
+    path = pathlib.Path(__file__).resolve().parents[3] / "scripts" / "transcribe-check.py"
+    spec = importlib.util.spec_from_file_location("transcribe_check", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def totals(rows):
-    t = {}
-    for target in sorted({r["target"] for r in rows}):
-        rs = [r for r in rows if r["target"] == target]
-        count = lambda k, v: sum(1 for r in rs if r.get(k) == v)  # noqa: E731
-        ratios = sorted(r["ratio"] for r in rs if r.get("ratio"))
-        x = dict(kernels=len(rs), plain_did_not_compile=count("plain_compiled", False),
-                 not_run=sum(1 for r in rs if r.get("not_run") or (target == "sm90" and "compiled" not in r
-                                                                    and r.get("transcribe") == "TRANSCRIBED")),
-                 transcribed=count("transcribe", "TRANSCRIBED"), compiled=count("compiled", True),
-                 bit_exact=count("bit_exact", True) if target == "sm90" else None,
-                 verify_pass=count("verify", "PASS"), verify_reconciled=count("verify", "RECONCILED"),
-                 audit_same=count("audit_diff", "SAME"),
-                 parity_cleared=count("parity_gate", "CLEARED") if target == "sm90" else None)
-        if ratios:
-            x["ratio"] = dict(min=round(ratios[0], 4), median=round(statistics.median(ratios), 4),
-                              max=round(ratios[-1], 4), at_least_0_98=sum(1 for v in ratios if v >= 0.98),
-                              n=len(ratios))
-        rd = [r["readable"] for r in rs if isinstance(r.get("readable"), dict)]
-        if rd:
-            sizes = sorted(v["ratio_to_source"] for v in rd if v.get("ratio_to_source"))
-            x["readable"] = dict(checked=len(rd), compiled=sum(1 for v in rd if v.get("compiled")),
-                                 bit_exact=sum(1 for v in rd if v.get("bit_exact")),
-                                 verify_pass=sum(1 for v in rd if v.get("verify") in ("PASS", "RECONCILED")),
-                                 same_ops_as_faithful=sum(1 for v in rd if v.get("same_ops_as_faithful")),
-                                 same_order_as_faithful=sum(1 for v in rd if v.get("same_order_as_faithful")))
-            if sizes:
-                x["readable"]["lines_over_source"] = dict(min=sizes[0], median=statistics.median(sizes),
-                                                          max=sizes[-1], n=len(sizes))
-        reuse = [e for r in rs for e in r.get("reuse", [])]
-        if reuse:
-            x["reuse"] = dict(launches=len(reuse),
-                              plain_same_binary=sum(1 for e in reuse if e.get("plain_same_binary")),
-                              anchor_same_binary=sum(1 for e in reuse if e.get("anchor_same_binary")),
-                              bit_exact=sum(1 for e in reuse if e.get("bit_exact")))
-        t[target] = x
-    return t
+    summarize = load_harness().summarize
+    return {target: summarize([r for r in rows if r["target"] == target])
+            for target in sorted({r["target"] for r in rows})}
 
 
 def main():
@@ -79,7 +56,7 @@ def main():
     ap.add_argument("repository")
     ap.add_argument("commit")
     ap.add_argument("runs", nargs="+")
-    ap.add_argument("--notes", default="")
+    ap.add_argument("--notes", help="the library's notes (default: the ones RESULTS has)")
     a = ap.parse_args()
     rows, seen, runs = [], set(), []
     for d in map(pathlib.Path, a.runs):
@@ -95,8 +72,10 @@ def main():
     rows.sort(key=lambda r: (r["target"], r["kernel"], r["hash"]))
     path = pathlib.Path(a.results)
     doc = json.loads(path.read_text())
+    before = next((x for x in doc["libraries"] if x["library"] == a.library), {})
+    notes = a.notes if a.notes is not None else before.get("notes", "")
     entry = dict(library=a.library, repository=a.repository, commit=a.commit, runs=runs,
-                 totals=totals(rows), notes=a.notes, kernels=rows)
+                 totals=totals(rows), notes=notes, kernels=rows)
     libs = [x for x in doc["libraries"] if x["library"] != a.library]
     libs.append(entry)
     doc["libraries"] = libs
