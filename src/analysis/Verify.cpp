@@ -418,7 +418,9 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
   // 4. The result of a reshape plain may reorder (allow_reorder: the
   // flattening before a reduction over every element), which Gluon reshapes
   // in order: the same registers under other element numbers, used only by
-  // the reduction.
+  // the reduction. Only a flattening (a 1-D result) reduces every element
+  // whatever their order; a reordered tensor of more dimensions reduced
+  // along one axis groups other elements than the in-order one.
   std::set<std::pair<unsigned, unsigned>> reorderingReshapes;
   plainMod.walk([&](const ir::Operation *op) {
     if (op->name == "tt.reshape" && op->hasKeyword("allow_reorder"))
@@ -435,7 +437,7 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
     return reshaped;
   };
   for (size_t i = 0; i < missing.size() && !reorderingReshapes.empty(); ++i) {
-    if (missingDone[i] || missing[i].memory != "registers" ||
+    if (missingDone[i] || missing[i].memory != "registers" || missing[i].shape.size() != 1 ||
         !onlyReshapeAndReduce(missing[i], [&](const UseSite &s) {
           return reorderingReshapes.count({s.line, s.col}) > 0;
         }))

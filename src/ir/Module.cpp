@@ -26,8 +26,13 @@ Operation *Operation::parentOp() const {
 }
 
 bool Operation::hasKeyword(llvm::StringRef word) const {
-  if (attr(word))
+  // Older dumps write it as an attribute (`{allow_reorder = true}`), which
+  // may also say false.
+  if (mlir::Attribute a = attr(word)) {
+    if (auto b = mlir::dyn_cast<mlir::BoolAttr>(a))
+      return b.getValue();
     return true;
+  }
   std::string own = text();
   llvm::StringRef t = own;
   TokenStream ts = lex(t);

@@ -24,6 +24,12 @@ constexpr const char *kPingpongHint =
     "has no builtin for it and does not run that pass, so the anchor computes the same values "
     "with the backend's default schedule";
 
+/// `, cache=".cg"`: the buffer ops' cache modifier, as cdna3/cdna4 name it.
+std::string cacheArgument(const Operation &op) {
+  std::string c = cacheModifierOf(op);
+  return c.empty() ? "" : fmt::format(", cache=\"{}\"", c);
+}
+
 const Spelling kAmdSpellings[] = {
     {"amdg.buffer_load",
      [](Emitter &e, const Operation &op) {
@@ -35,6 +41,7 @@ const Spelling kAmdSpellings[] = {
        if (op.operand("stride"))
          return e.gap("op", op.name + " with stride", op.pos.line,
                       "Gluon's buffer_load takes no stride operand");
+       args += cacheArgument(op);
        e.statement(op, fmt::format("{}.buffer_load({})", e.amdModule(), args));
      }},
     {"amdg.buffer_store",
@@ -46,6 +53,7 @@ const Spelling kAmdSpellings[] = {
        if (op.operand("stride"))
          return e.gap("op", op.name + " with stride", op.pos.line,
                       "Gluon's buffer_store takes no stride operand");
+       args += cacheArgument(op);
        e.statement(op, fmt::format("{}.buffer_store({})", e.amdModule(), args));
      }},
     // The in-register transpose AMD's pass puts before an LDS store of a
