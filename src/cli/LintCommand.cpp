@@ -107,8 +107,8 @@ FileOutput lintOne(const std::string &file) {
 int runSarif() {
   std::vector<SarifRule> rules;
   for (auto &r : lint::allRules())
-    rules.push_back({r.name, r.title, r.why, std::string("docs/lint.md#") + r.name,
-                     lint::severityName(r.severity)});
+    rules.push_back(
+        {r.name, r.title, r.why, std::string("lint.md#") + r.name, lint::severityName(r.severity)});
   std::vector<SarifResult> results;
   std::vector<std::string> errors;
   int code = kExitOk;

@@ -113,6 +113,27 @@ std::string commandWord(int argc, char **argv) {
   return "";
 }
 
+/// The `command` an error document names: the command word, with its mode
+/// (`gate ab`) when one it has follows; the first word given when it is no
+/// command.
+std::string documentCommand(CLI::App &app, const std::string &command, int argc, char **argv) {
+  std::vector<std::string> words;
+  for (int i = 1; i < argc; ++i)
+    if (argv[i][0] != '-')
+      words.push_back(argv[i]);
+  if (command.empty())
+    return words.empty() ? "" : words.front();
+  auto at = std::find(words.begin(), words.end(), command);
+  if (at == words.end() || at + 1 == words.end())
+    return command;
+  for (auto *cmd : app.get_subcommands({}))
+    if (cmd->get_name() == command)
+      for (auto *mode : cmd->get_subcommands({}))
+        if (mode->get_name() == *(at + 1))
+          return command + " " + *(at + 1);
+  return command;
+}
+
 /// `gate champio`: the mode named with the nearest one and the modes there
 /// are; `gate` alone: the modes there are. 0 when the mode is fine.
 int checkMode(CLI::App &app, const std::string &command, int argc, char **argv) {
@@ -180,10 +201,24 @@ int dispatch(int argc, char **argv) {
   for (const CommandDef &c : kCommands)
     if (only.empty() || only == c.name)
       c.add(app);
+  // JSON and SARIF runs keep stderr to the one line per error; a JSON run
+  // that fails before its document writes one that says why.
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a(argv[i]);
+    llvm::StringRef value = a.starts_with("--format=")        ? a.drop_front(strlen("--format="))
+                            : a == "--format" && i + 1 < argc ? llvm::StringRef(argv[i + 1])
+                                                              : llvm::StringRef();
+    if (a == "--json" || value == "json" || value == "jsonl" || value == "sarif")
+      setSourceQuotes(false);
+    if (value == "jsonl")
+      setJsonLines(true);
+    if (a == "--json" || value == "json" || value == "jsonl")
+      setErrorDocument(documentCommand(app, only, argc, argv));
+  }
   // The build writes the man pages and completions from these definitions
   // (hidden: not for users, so not in --help).
-  if (argc == 3 && llvm::StringRef(argv[1]) == "--generate-man-pages")
-    return writeManPages(app, argv[2]);
+  if ((argc == 3 || argc == 4) && llvm::StringRef(argv[1]) == "--generate-man-pages")
+    return writeManPages(app, argv[2], argc == 4 ? argv[3] : "");
   if (argc == 3 && llvm::StringRef(argv[1]) == "--generate-completion") {
     std::string script = completionScript(app, argv[2]);
     if (script.empty())
@@ -234,15 +269,6 @@ int dispatch(int argc, char **argv) {
     // the nearest, as an unknown command is.
     if (int code = checkMode(app, word, argc, argv))
       return code;
-  }
-  // JSON and SARIF runs keep stderr to the one line per error.
-  for (int i = 1; i < argc; ++i) {
-    llvm::StringRef a(argv[i]);
-    llvm::StringRef value = a.starts_with("--format=")        ? a.drop_front(strlen("--format="))
-                            : a == "--format" && i + 1 < argc ? llvm::StringRef(argv[i + 1])
-                                                              : llvm::StringRef();
-    if (a == "--json" || value == "json" || value == "jsonl" || value == "sarif")
-      setSourceQuotes(false);
   }
   try {
     app.parse(argc, argv);

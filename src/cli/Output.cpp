@@ -33,7 +33,7 @@
 
 namespace tilexform::cli {
 
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 
 std::string checkCount(std::string &value) {
   if (value.empty() || value.size() > 12 ||
@@ -122,6 +122,7 @@ int exitCodeFor(llvm::StringRef command, Verdict verdict) {
       {nullptr, Verdict::NotCleared, kExitGate},
       {nullptr, Verdict::InvalidInput, kExitInput},
       {nullptr, Verdict::Blocked, kExitFinding},
+      {nullptr, Verdict::Error, kExitInput},
   };
   for (const Row &r : kRows)
     if (r.verdict == verdict && (!r.command || command.starts_with(r.command)))
@@ -271,8 +272,8 @@ int runOverFiles(const char *command, const std::vector<std::string> &files, boo
     }
     int overall = failed ? std::max(code, int(kExitInput)) : code;
     Json j = envelope(command, verdict, overall);
-    j["files"] = files.size();
-    j["failed"] = errors.size();
+    j["input_count"] = files.size();
+    j["failed_count"] = errors.size();
     j["results"] = std::move(results);
     printJson(j);
   } else {
@@ -290,12 +291,31 @@ int runOverFiles(const char *command, const std::vector<std::string> &files, boo
 }
 
 namespace {
-int gOutputErrno = 0; // the first failed write to stdout
+int gOutputErrno = 0;        // the first failed write to stdout
+bool gStdoutWritten = false; // anything written to stdout so far
+
+/// A JSON run's errors, kept for the document an error run prints
+/// (`setErrorDocument`, `finishOutput`).
+struct ErrorDocument {
+  bool on = false;
+  std::string command;
+  Json errors = Json::array();
+};
+ErrorDocument &errorDocument() {
+  static ErrorDocument doc;
+  return doc;
+}
 } // namespace
+
+void setErrorDocument(const std::string &command) {
+  errorDocument().on = true;
+  errorDocument().command = command;
+}
 
 void printText(const std::string &text) {
   if (gOutputErrno)
     return;
+  gStdoutWritten = gStdoutWritten || !text.empty();
   errno = 0;
   std::string painted;
   const std::string *out = &text;
@@ -320,6 +340,8 @@ void printPieces(llvm::ArrayRef<llvm::StringRef> pieces) {
     return;
   errno = 0;
   for (llvm::StringRef p : pieces)
+    gStdoutWritten = gStdoutWritten || !p.empty();
+  for (llvm::StringRef p : pieces)
     if (std::fwrite(p.data(), 1, p.size(), stdout) != p.size()) {
       gOutputErrno = errno ? errno : EIO;
       return;
@@ -336,6 +358,14 @@ bool stdoutFailed() {
 }
 
 int finishOutput(int exitCode) {
+  // A JSON run that failed before writing its document writes one saying
+  // so: the envelope with verdict ERROR and every error line, structured.
+  ErrorDocument &err = errorDocument();
+  if (err.on && !gStdoutWritten && !gOutputErrno && exitCode >= kExitUsage && !err.errors.empty()) {
+    Json j = envelope(err.command, Verdict::Error, exitCode);
+    j["errors"] = err.errors;
+    printJson(j);
+  }
   errno = 0;
   if (!gOutputErrno && (std::fflush(stdout) != 0 || std::ferror(stdout)))
     gOutputErrno = errno ? errno : EIO;
@@ -358,18 +388,65 @@ namespace {
 /// cannot be read again (standard input), or the line is not text.
 bool gSourceQuotes = true;
 
+/// The parts of one error line: `FILE:LINE:COL: error: MESSAGE`,
+/// `FILE: error: MESSAGE`, `error: MESSAGE` or `usage: MESSAGE`.
+struct ErrorParts {
+  llvm::StringRef severity; // "error" or "usage"
+  llvm::StringRef file;     // empty when the line names none
+  unsigned line = 0, col = 0;
+  llvm::StringRef message;
+};
+
+ErrorParts splitErrorLine(llvm::StringRef line) {
+  ErrorParts parts;
+  for (llvm::StringRef word : {"usage", "error"}) {
+    std::string lead = word.str() + ": ";
+    if (line.starts_with(lead)) {
+      parts.severity = word;
+      parts.message = line.drop_front(lead.size());
+      return parts;
+    }
+  }
+  parts.severity = "error";
+  size_t at = line.find(": error: ");
+  if (at == llvm::StringRef::npos) {
+    parts.message = line;
+    return parts;
+  }
+  parts.message = line.drop_front(at + strlen(": error: "));
+  parts.file = line.take_front(at);
+  auto [rest, colText] = parts.file.rsplit(':');
+  auto [file, lineText] = rest.rsplit(':');
+  unsigned lineNo = 0, col = 0;
+  if (!file.empty() && !lineText.getAsInteger(10, lineNo) && !colText.getAsInteger(10, col) &&
+      lineNo != 0 && col != 0) {
+    parts.file = file;
+    parts.line = lineNo;
+    parts.col = col;
+  }
+  return parts;
+}
+
+/// Keeps an error line for the document a JSON run prints on failure.
+void recordErrorLine(llvm::StringRef line) {
+  ErrorDocument &doc = errorDocument();
+  if (!doc.on)
+    return;
+  ErrorParts parts = splitErrorLine(line);
+  doc.errors.push_back(Json{{"severity", parts.severity},
+                            {"file", parts.file.empty() ? Json(nullptr) : Json(parts.file)},
+                            {"line", parts.line ? Json(parts.line) : Json(nullptr)},
+                            {"col", parts.col ? Json(parts.col) : Json(nullptr)},
+                            {"message", parts.message}});
+}
+
 std::string sourceQuote(llvm::StringRef line) {
   if (!gSourceQuotes)
     return "";
-  size_t at = line.find(": error: ");
-  if (at == llvm::StringRef::npos)
-    return "";
-  llvm::StringRef where = line.take_front(at);
-  auto [rest, colText] = where.rsplit(':');
-  auto [file, lineText] = rest.rsplit(':');
-  unsigned lineNo = 0, col = 0;
-  if (file.empty() || lineText.getAsInteger(10, lineNo) || colText.getAsInteger(10, col) ||
-      lineNo == 0 || col == 0 || file == "<stdin>" || !isRegularFile(file.str()))
+  ErrorParts parts = splitErrorLine(line);
+  llvm::StringRef file = parts.file;
+  unsigned lineNo = parts.line, col = parts.col;
+  if (lineNo == 0 || file == "<stdin>" || !isRegularFile(file.str()))
     return "";
   auto buf = readInputFile(file.str());
   if (!buf) {
@@ -402,6 +479,7 @@ std::string sourceQuote(llvm::StringRef line) {
 /// One error line on stderr, its severity word painted on a terminal; for an
 /// input error with a position, the source line quoted with a caret below.
 void printErrorLine(const std::string &line) {
+  recordErrorLine(line);
   std::string quote = sourceQuote(line);
   for (const char *word : {"error:", "usage:"}) {
     size_t p = line.find(word);
@@ -535,7 +613,8 @@ std::optional<gluon::GluonApi> resolveGluonApi(const std::string &name) {
   auto api = gluon::parseGluonApi(name);
   if (!api)
     reportError("--gluon-api: unknown Gluon API '" + name +
-                    "' (use 3.6, or 3.5 for the ctas_per_cga spelling)",
+                    "': tilexform writes the Gluon of Triton 3.6, or 3.5 for the "
+                    "ctas_per_cga spelling",
                 kExitUsage);
   return api;
 }

@@ -46,8 +46,9 @@ std::optional<double> parseMs(const std::string &text, bool &bad) {
 Json statsJson(const std::optional<gate::ArmStats> &s) {
   if (!s)
     return nullptr;
-  return Json{{"n", s->n},     {"median", s->median}, {"q1", s->q1},         {"q3", s->q3},
-              {"min", s->min}, {"max", s->max},       {"iqr_pct", s->iqrPct}};
+  // The names `gate ab` gives an arm's figures.
+  return Json{{"n", s->n},        {"median_ms", s->median}, {"q1_ms", s->q1},      {"q3_ms", s->q3},
+              {"min_ms", s->min}, {"max_ms", s->max},       {"iqr_pct", s->iqrPct}};
 }
 
 Json artifactsJson(const std::optional<gate::ArmArtifacts> &a) {

@@ -3,7 +3,9 @@
 #include "tilexform/Version.h"
 
 #include <fmt/format.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
 
 #include <filesystem>
 #include <map>
@@ -73,6 +75,18 @@ std::string lineFingerprint(const SarifResult &f) {
 
 } // namespace
 
+std::string manualUri(const std::string &page) {
+  static const std::string base = [] {
+    static int anchor;
+    std::string exe = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
+    llvm::SmallString<256> docs(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+    llvm::sys::path::append(docs, "share", "doc", "tilexform", "docs");
+    return llvm::sys::fs::is_directory(docs) ? std::string(docs) : std::string(kSourceDocsDir);
+  }();
+  return sarifUri(base + "/" + page.substr(0, page.find('#'))) +
+         page.substr(std::min(page.find('#'), page.size()));
+}
+
 Json sarifDocument(const std::vector<SarifRule> &rules, const std::vector<SarifResult> &results,
                    const std::vector<std::string> &notifications) {
   Json ruleList = Json::array();
@@ -83,7 +97,7 @@ Json sarifDocument(const std::vector<SarifRule> &rules, const std::vector<SarifR
                             {"name", rules[i].id},
                             {"shortDescription", {{"text", rules[i].title}}},
                             {"fullDescription", {{"text", rules[i].why}}},
-                            {"helpUri", rules[i].helpUri},
+                            {"helpUri", manualUri(rules[i].helpPage)},
                             {"defaultConfiguration", {{"level", rules[i].level}}}});
   }
   Json out = Json::array();

@@ -81,9 +81,13 @@ Json summaryJson(const source::SurveyReport &r) {
 
 /// The JSON report, each kernel rendered and its record freed in turn, so a
 /// tree of any size never exists as one node tree.
-void printReportJson(source::SurveyReport &r) {
-  Verdict verdict = r.errors.empty() ? Verdict::Ok : Verdict::Partial;
-  Json j = envelope("survey", verdict, exitCodeFor("survey", verdict));
+/// `code` is the run's exit: 1 when --fail-on found a finding of a kind it
+/// names (verdict FINDINGS, as lint's).
+void printReportJson(source::SurveyReport &r, int code) {
+  Verdict verdict = code == kExitFinding ? Verdict::Findings
+                    : r.errors.empty()   ? Verdict::Ok
+                                         : Verdict::Partial;
+  Json j = envelope("survey", verdict, code);
   j["roots"] = opts.roots;
   j["files_scanned"] = r.filesScanned;
   j["files_with_kernels"] = r.filesWithKernels;
@@ -131,7 +135,7 @@ void printReportJson(source::SurveyReport &r) {
 Json sarifJson(const source::SurveyReport &r) {
   std::vector<SarifRule> rules;
   for (auto &rule : source::surveyRules())
-    rules.push_back({rule.id, rule.title, rule.why, std::string("docs/survey.md#") + rule.id});
+    rules.push_back({rule.id, rule.title, rule.why, std::string("survey.md#") + rule.id});
   std::vector<SarifResult> results;
   for (auto *f : allFindings(r))
     results.push_back({f->kind, "warning", f->message, f->file, f->line, f->col});
@@ -230,7 +234,7 @@ int execute() {
       if (opts.failOn.count("all") || opts.failOn.count(f->kind))
         code = kExitFinding;
   if (isJson(opts.format)) {
-    printReportJson(*report);
+    printReportJson(*report, code);
   } else if (opts.format == "sarif") {
     printJson(sarifJson(*report));
   } else {

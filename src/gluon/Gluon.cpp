@@ -14,9 +14,11 @@ namespace tilexform::gluon {
 using namespace layout;
 
 std::optional<GluonApi> parseGluonApi(const std::string &text) {
-  if (text == "3.6" || text == "3.7" || text == "3.8" || text == "head")
+  // Only the APIs it writes: a later Triton's name is no promise that its
+  // Gluon spells layouts as 3.6 does.
+  if (text == "3.6")
     return GluonApi::V3_6;
-  if (text == "3.5" || text == "pre-3.6" || text == "legacy")
+  if (text == "3.5")
     return GluonApi::V3_5;
   return std::nullopt;
 }

@@ -40,9 +40,10 @@ constexpr Name kNames[] = {
     {Verdict::Inconclusive, "INCONCLUSIVE"},
     {Verdict::Clean, "CLEAN"},
     {Verdict::Findings, "FINDINGS"},
+    {Verdict::Error, "ERROR"},
 };
 
-static_assert(std::size(kNames) == size_t(Verdict::Findings) + 1, "every verdict has one name");
+static_assert(std::size(kNames) == size_t(Verdict::Error) + 1, "every verdict has one name");
 
 } // namespace
 

@@ -3,7 +3,10 @@
 services read (version, driver and rules, results with rule ids, messages and
 physical locations), and prints one line per result."""
 import json
+import pathlib
+import re
 import sys
+import urllib.parse
 
 doc = json.load(sys.stdin)
 assert doc["version"] == "2.1.0", doc.get("version")
@@ -17,6 +20,13 @@ ids = [r["id"] for r in rules]
 assert len(set(ids)) == len(ids)
 for r in rules:
     assert r["shortDescription"]["text"] and r["fullDescription"]["text"]
+    # helpUri: an absolute file: URI of a page of the manual that has the
+    # rule's anchor.
+    uri = urllib.parse.urlparse(r["helpUri"])
+    assert uri.scheme == "file" and uri.path.startswith("/") and uri.fragment, r["helpUri"]
+    page = pathlib.Path(urllib.parse.unquote(uri.path))
+    assert page.is_file(), r["helpUri"]
+    assert re.search(r'id="%s"' % re.escape(uri.fragment), page.read_text()), r["helpUri"]
 for res in run["results"]:
     assert res["ruleId"] in ids, res["ruleId"]
     assert ids[res["ruleIndex"]] == res["ruleId"]

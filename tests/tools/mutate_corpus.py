@@ -65,7 +65,14 @@ with tempfile.TemporaryDirectory() as tmp:
             except ValueError:
                 ok = False
         else:
-            ok = ok and p.stdout == b"" and err.count("\n") == 1 and str(path) in err
+            # One line on stderr, and on stdout the error document saying the same.
+            try:
+                doc = json.loads(p.stdout)
+                ok = ok and doc["verdict"] == "ERROR" and doc["exit_code"] == 65 and \
+                    len(doc["errors"]) == 1 and doc["errors"][0]["message"] in err
+            except (ValueError, KeyError, TypeError):
+                ok = False
+            ok = ok and err.count("\n") == 1 and str(path) in err
         if not ok:
             bad += 1
             print("BAD", p.returncode, src, err.strip()[:300])

@@ -131,6 +131,12 @@ int finishOutput(int exitCode);
 /// that wrote a file its report announces takes the file back.
 bool stdoutFailed();
 
+/// A JSON run of `command` (`--format json|jsonl`): when it ends with a
+/// usage, input or internal error before anything reached stdout,
+/// finishOutput writes the envelope with verdict ERROR and `errors[]` (each
+/// line on stderr as `severity`, `file`, `line`, `col`, `message`).
+void setErrorDocument(const std::string &command);
+
 /// One line on stderr: `file:line:col: error: message` (or `error: message`).
 int reportError(llvm::Error err, int exitCode = kExitInput);
 int reportError(const std::string &message, int exitCode);

@@ -13,9 +13,9 @@ namespace tilexform::cli {
 
 struct SarifRule {
   std::string id;
-  std::string title; // shortDescription
-  std::string why;   // fullDescription
-  std::string helpUri;
+  std::string title;             // shortDescription
+  std::string why;               // fullDescription
+  std::string helpPage;          // a page of the manual and its anchor: "lint.md#proxy-fence"
   std::string level = "warning"; // defaultConfiguration
 };
 
@@ -28,8 +28,15 @@ struct SarifResult {
 };
 
 /// The whole SARIF log; `notifications` become error-level tool execution
-/// notifications (unreadable inputs).
+/// notifications (unreadable inputs). Each rule's `helpUri` is the absolute
+/// `file:` URI of its help page (`manualUri`).
 Json sarifDocument(const std::vector<SarifRule> &rules, const std::vector<SarifResult> &results,
                    const std::vector<std::string> &notifications);
+
+/// `page` (`lint.md#proxy-fence`) of the manual as an absolute `file:` URI:
+/// the installed docs beside the executable's prefix
+/// (PREFIX/share/doc/tilexform/docs), else those of the source tree the
+/// build came from.
+std::string manualUri(const std::string &page);
 
 } // namespace tilexform::cli

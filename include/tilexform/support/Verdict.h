@@ -46,6 +46,9 @@ enum class Verdict {
   // lint
   Clean,
   Findings,
+  // every command, in JSON: it could not answer (a usage, input or
+  // internal error; the envelope's `errors[]` says which)
+  Error,
 };
 
 /// The name printed and written to JSON: "NUM_WARPS_MISMATCH".
