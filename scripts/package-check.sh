@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build-release}
 # The executable and its man pages, and the lit configuration (no unit tests).
 TILEXFORM_BUILD_TARGETS="tilexform tilexform_docs" \
-  "$here/scripts/setup.sh" "$build" -DTILEXFORM_TESTS=ON >/dev/null
+  "$here/scripts/setup.sh" "$build" -DTILEXFORM_TESTS=ON -DTILEXFORM_WERROR=ON >/dev/null
 for p in man-db dpkg-dev; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     sudo=""
@@ -38,6 +38,16 @@ test -s /usr/share/doc/tilexform/copyright
 bash -c 'source /usr/share/bash-completion/completions/tilexform
   COMP_WORDS=(tilexform rec); COMP_CWORD=1; _tilexform; [ "${COMPREPLY[*]}" = recover ]
   COMP_WORDS=(tilexform recover --max-s); COMP_CWORD=2; _tilexform; [ "${COMPREPLY[*]}" = --max-sites ]'
+# The man pages show each command's examples, which run from the installed
+# documentation folder; completions offer an option's values.
+man tilexform-recover | grep -q '^EXAMPLES'
+man tilexform-recover | grep -q 'tilexform recover examples/'
+bash -c 'source /usr/share/bash-completion/completions/tilexform
+  COMP_WORDS=(tilexform recover --format ""); COMP_CWORD=3; _tilexform; [ "${COMPREPLY[*]}" = "text json jsonl" ]'
+test -s /usr/share/doc/tilexform/docs/lint.md
+(cd /usr/share/doc/tilexform && tilexform recover examples/sm90_matmul_f16_128x128x64_w4_s3.ttgir >/dev/null)
+{ tilexform lint --format sarif /usr/share/doc/tilexform/examples/lint/proxy_fence_bad.ttgir || true; } |
+  grep -q '"helpUri": "file:///usr/share/doc/tilexform/docs/lint.md#proxy-fence"'
 tilexform recover "$here/examples/"*.ttgir >/dev/null || [ $? -eq 1 ]
 set +x
 $sudo dpkg -r tilexform >/dev/null

@@ -2,9 +2,13 @@
 
 #include "tilexform/Version.h"
 #include "tilexform/cli/Output.h"
+#include "tilexform/hw/ArchData.h"
+#include "tilexform/hw/Products.h"
+#include "tilexform/support/InputError.h"
 #include "tilexform/support/OutputFile.h"
 
 #include <CLI/CLI.hpp>
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
@@ -29,6 +33,9 @@ std::string roff(llvm::StringRef text) {
   return out;
 }
 
+/// Whether an option takes a value (a flag takes none).
+bool takesValue(const CLI::Option *o) { return o->get_items_expected_max() > 0; }
+
 std::string optionSpelling(const CLI::Option *o) {
   std::vector<std::string> names;
   for (auto &s : o->get_snames())
@@ -36,7 +43,7 @@ std::string optionSpelling(const CLI::Option *o) {
   for (auto &l : o->get_lnames())
     names.push_back("\\fB\\-\\-" + roff(l) + "\\fR");
   std::string out = llvm::join(names, ", ");
-  if (o->get_type_size() != 0 && !o->get_type_name().empty())
+  if (takesValue(o) && !o->get_type_name().empty())
     out += " \\fI" + roff(o->get_type_name()) + "\\fR";
   return out;
 }
@@ -89,7 +96,76 @@ std::string header(const std::string &name, const std::string &summary) {
          ".SH NAME\n" + roff(name) + " \\- " + roff(summary) + "\n";
 }
 
-std::string commandPage(const CLI::App &root, const CLI::App &cmd) {
+/// One entry of examples/commands.txt (its header states the format).
+struct Example {
+  std::string command; // the command it runs
+  int exitCode = 0;    // the exit its heading states
+  std::string what;
+  std::string line; // the command line
+};
+
+llvm::Expected<std::vector<Example>> readExamples(const std::string &path) {
+  std::vector<Example> out;
+  if (path.empty())
+    return out;
+  auto buf = readInputFile(path);
+  if (!buf)
+    return buf.takeError();
+  llvm::SmallVector<llvm::StringRef> lines;
+  (*buf)->getBuffer().split(lines, '\n');
+  std::optional<Example> heading;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    llvm::StringRef l = lines[i].rtrim("\r");
+    if (l.trim().empty() || l.starts_with("#"))
+      continue;
+    auto bad = [&](const std::string &why) {
+      return llvm::make_error<InputError>(path, unsigned(i + 1), 1, why);
+    };
+    if (l.starts_with("[")) {
+      auto [name, rest] = l.drop_front().split("] ");
+      if (name.empty() || rest.empty())
+        return bad("expected '[COMMAND] WHAT IT SHOWS'");
+      Example e;
+      e.command = name.str();
+      if (rest.consume_front("exit ")) {
+        auto [code, what] = rest.split(": ");
+        if (code.getAsInteger(10, e.exitCode) || what.empty())
+          return bad("expected '[COMMAND] exit N: WHAT IT SHOWS'");
+        rest = what;
+      }
+      e.what = rest.str();
+      heading = e;
+      continue;
+    }
+    if (!heading || !l.starts_with("tilexform " + heading->command + " "))
+      return bad("expected a heading, or the command line of the heading above");
+    heading->line = l.str();
+    out.push_back(*heading);
+    heading.reset();
+  }
+  return out;
+}
+
+/// The EXAMPLES section: each example's purpose and its command line.
+std::string examplesSection(const std::vector<const Example *> &examples) {
+  if (examples.empty())
+    return "";
+  std::string out = ".SH EXAMPLES\n";
+  for (const Example *e : examples) {
+    std::string what = roff(e->what);
+    if (!what.empty())
+      what[0] = char(std::toupper(static_cast<unsigned char>(what[0])));
+    out += ".PP\n" + what + (e->exitCode ? " (exit " + std::to_string(e->exitCode) + ")" : "") +
+           ":\n.PP\n.RS 4\n.nf\n" + roff(e->line) + "\n.fi\n.RE\n";
+  }
+  out += ".PP\nThe paths are those of the examples folder of tilexform's source tree, which "
+         "the package installs under share/doc/tilexform (/usr/share/doc/tilexform for the "
+         "Debian package): run them from the folder above examples.\n";
+  return out;
+}
+
+std::string commandPage(const CLI::App &root, const CLI::App &cmd,
+                        const std::vector<Example> &examples) {
   std::string name = "tilexform-" + cmd.get_name();
   std::string out = header(name, cmd.get_description());
   out += ".SH SYNOPSIS\n";
@@ -118,12 +194,17 @@ std::string commandPage(const CLI::App &root, const CLI::App &cmd) {
   std::string global;
   describeOptions(global, root);
   out += llvm::StringRef(global).drop_front(strlen(".SH OPTIONS\n")).str();
+  std::vector<const Example *> own;
+  for (const Example &e : examples)
+    if (e.command == cmd.get_name())
+      own.push_back(&e);
+  out += examplesSection(own);
   out += kExitStatus;
   out += ".SH SEE ALSO\n\\fBtilexform\\fR(1)\n";
   return out;
 }
 
-std::string rootPage(const CLI::App &root) {
+std::string rootPage(const CLI::App &root, const std::vector<Example> &examples) {
   std::string out = header("tilexform", "Triton to Gluon porting toolchain");
   out += ".SH SYNOPSIS\n.B tilexform\n[\\fIOPTIONS\\fR] \\fICOMMAND\\fR [\\fIARGS\\fR]\n";
   out += ".SH DESCRIPTION\n" + roff(root.get_description()) + ".\n.SH COMMANDS\n";
@@ -134,6 +215,13 @@ std::string rootPage(const CLI::App &root) {
     seeAlso.push_back("\\fBtilexform\\-" + roff(s->get_name()) + "\\fR(1)");
   }
   describeOptions(out, root);
+  // The first example of each command.
+  std::vector<const Example *> first;
+  for (const Example &e : examples)
+    if (std::none_of(first.begin(), first.end(),
+                     [&](const Example *f) { return f->command == e.command; }))
+      first.push_back(&e);
+  out += examplesSection(first);
   out += kExitStatus;
   out += ".SH ENVIRONMENT\n.TP\nNO_COLOR\nwhen set and not empty, no colour (unless "
          "\\fB\\-\\-color always\\fR)\n";
@@ -141,40 +229,146 @@ std::string rootPage(const CLI::App &root) {
   return out;
 }
 
+/// The values an option takes when they are a fixed set: the choices of its
+/// check (`--format`: text, json, jsonl) or, for `--arch`, the arch names
+/// and GPU names (written without spaces, as `--arch` also reads them).
+std::vector<std::string> optionValues(const CLI::Option *o) {
+  std::vector<std::string> values;
+  auto lnames = o->get_lnames();
+  if (std::find(lnames.begin(), lnames.end(), "arch") != lnames.end()) {
+    values = hw::knownArchs();
+    for (auto &p : hw::products()) {
+      std::string name;
+      for (char c : p.name)
+        if (c != ' ')
+          name += c;
+      if (std::find(values.begin(), values.end(), name) == values.end())
+        values.push_back(name);
+    }
+    return values;
+  }
+  std::string typeName = o->get_type_name();
+  llvm::StringRef type(typeName);
+  size_t open = type.find('{'), close = type.find('}');
+  if (open == llvm::StringRef::npos || close == llvm::StringRef::npos || close < open)
+    return values;
+  llvm::SmallVector<llvm::StringRef> parts;
+  type.slice(open + 1, close).split(parts, ',');
+  for (auto part : parts)
+    values.push_back(part.str());
+  return values;
+}
+
+/// Every option of `app` and its parents that takes a value.
+std::vector<const CLI::Option *> valuedOptions(const CLI::App &app) {
+  std::vector<const CLI::Option *> out;
+  for (const CLI::App *a = &app; a; a = a->get_parent())
+    for (const CLI::Option *o : a->get_options())
+      if (takesValue(o) && !o->get_positional())
+        out.push_back(o);
+  return out;
+}
+
+std::vector<std::string> spellingsOf(const CLI::Option *o) {
+  std::vector<std::string> out;
+  for (auto &l : o->get_lnames())
+    out.push_back("--" + l);
+  for (auto &s : o->get_snames())
+    out.push_back("-" + s);
+  return out;
+}
+
+void addOnce(std::vector<std::string> &words, const std::string &w) {
+  if (std::find(words.begin(), words.end(), w) == words.end())
+    words.push_back(w);
+}
+
 std::string bash(const CLI::App &root) {
-  std::vector<std::string> names;
-  std::string cases;
+  std::vector<std::string> names, valued;
+  std::string cases, valueCases;
+  auto valuesOf = [&](const std::string &command, const CLI::App &app) {
+    for (const CLI::Option *o : valuedOptions(app)) {
+      for (auto &f : spellingsOf(o))
+        addOnce(valued, f);
+      std::vector<std::string> values = optionValues(o);
+      if (values.empty())
+        continue;
+      std::string key = llvm::join(
+          llvm::map_range(spellingsOf(o),
+                          [&](const std::string &f) { return "\"" + command + " " + f + "\""; }),
+          "|");
+      std::string line = "    " + key + ") COMPREPLY=($(compgen -W \"" + llvm::join(values, " ") +
+                         "\" -- \"$cur\")); return ;;\n";
+      if (valueCases.find(line) == std::string::npos)
+        valueCases += line;
+    }
+  };
+  valuesOf("", root);
   for (const CLI::App *s : root.get_subcommands({})) {
     names.push_back(s->get_name());
-    std::vector<std::string> words = optionSpellings(*s);
+    std::vector<std::string> words, modes;
+    for (auto &f : optionSpellings(*s))
+      addOnce(words, f);
+    valuesOf(s->get_name(), *s);
     for (const CLI::App *n : s->get_subcommands({})) {
-      words.push_back(n->get_name());
+      modes.push_back(n->get_name());
       for (auto &f : optionSpellings(*n))
-        if (std::find(words.begin(), words.end(), f) == words.end())
-          words.push_back(f);
+        addOnce(words, f);
+      valuesOf(s->get_name(), *n);
     }
-    cases += "    " + s->get_name() + ") opts=\"" + llvm::join(words, " ") + "\" ;;\n";
+    cases += "    " + s->get_name() + ") opts=\"" + llvm::join(words, " ") + "\"; modes=\"" +
+             llvm::join(modes, " ") + "\" ;;\n";
   }
+  std::vector<std::string> rootWords = names;
+  rootWords.push_back("help");
+  for (auto &f : optionSpellings(root))
+    addOnce(rootWords, f);
   return "# bash completion for tilexform (generated from its command line)\n"
          "_tilexform() {\n"
-         "  local cur cmd opts i\n"
+         "  local cur prev cmd mode opts modes i\n"
          "  cur=\"${COMP_WORDS[COMP_CWORD]}\"\n"
+         "  prev=\"\"\n"
+         "  [ \"$COMP_CWORD\" -gt 0 ] && prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
+         "  local valued=\" " +
+         llvm::join(valued, " ") +
+         " \"\n"
          "  cmd=\"\"\n"
+         "  mode=\"\"\n"
          "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
-         "    case \"${COMP_WORDS[i]}\" in -*) ;; *) cmd=\"${COMP_WORDS[i]}\"; break ;; esac\n"
+         "    case \"${COMP_WORDS[i]}\" in\n"
+         "      -*) [[ \"$valued\" == *\" ${COMP_WORDS[i]} \"* ]] && ((i++)) ;;\n"
+         "      *) if [ -z \"$cmd\" ]; then cmd=\"${COMP_WORDS[i]}\";\n"
+         "         elif [ -z \"$mode\" ]; then mode=\"${COMP_WORDS[i]}\"; fi ;;\n"
+         "    esac\n"
          "  done\n"
+         "  # The value of an option with a fixed set of values.\n"
+         "  case \"$cmd $prev\" in\n" +
+         valueCases +
+         "  esac\n"
+         "  if [[ \"$valued\" == *\" $prev \"* ]]; then\n"
+         "    COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+         "    return\n"
+         "  fi\n"
          "  if [ -z \"$cmd\" ]; then\n"
          "    COMPREPLY=($(compgen -W \"" +
-         llvm::join(names, " ") + " help " + llvm::join(optionSpellings(root), " ") +
+         llvm::join(rootWords, " ") +
          "\" -- \"$cur\"))\n"
+         "    return\n"
+         "  fi\n"
+         "  if [ \"$cmd\" = help ]; then\n"
+         "    [ -z \"$mode\" ] && COMPREPLY=($(compgen -W \"" +
+         llvm::join(names, " ") +
+         " dumps\" -- \"$cur\"))\n"
          "    return\n"
          "  fi\n"
          "  case \"$cmd\" in\n" +
          cases +
-         "    *) opts=\"\" ;;\n"
+         "    *) opts=\"\"; modes=\"\" ;;\n"
          "  esac\n"
          "  if [[ \"$cur\" == -* ]]; then\n"
          "    COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+         "  elif [ -n \"$modes\" ] && [ -z \"$mode\" ]; then\n"
+         "    COMPREPLY=($(compgen -W \"$modes\" -- \"$cur\"))\n"
          "  else\n"
          "    COMPREPLY=($(compgen -f -- \"$cur\"))\n"
          "  fi\n"
@@ -200,8 +394,12 @@ std::string zshArgs(const CLI::App &app) {
   for (const CLI::Option *o : app.get_options()) {
     if (o->get_group().empty() || (o->get_lnames().empty() && o->get_snames().empty()))
       continue;
-    std::string value =
-        o->get_type_size() != 0 ? ":" + zshQuote(o->get_type_name()) + ":_files" : "";
+    std::string value;
+    if (takesValue(o)) {
+      std::vector<std::string> values = optionValues(o);
+      value = ":" + zshQuote(o->get_type_name()) + ":" +
+              (values.empty() ? "_files" : "(" + llvm::join(values, " ") + ")");
+    }
     for (auto &l : o->get_lnames())
       out += "    '--" + l + "[" + zshQuote(o->get_description()) + "]" + value + "' \\\n";
     for (auto &s : o->get_snames())
@@ -250,7 +448,15 @@ std::vector<std::string> optionSpellings(const CLI::App &app) {
   return flags;
 }
 
-int writeManPages(const CLI::App &root, const std::string &dir) {
+int writeManPages(const CLI::App &root, const std::string &dir, const std::string &examplesFile) {
+  auto examples = readExamples(examplesFile);
+  if (!examples)
+    return reportError(examples.takeError());
+  for (const Example &e : *examples)
+    if (std::none_of(root.get_subcommands({}).begin(), root.get_subcommands({}).end(),
+                     [&](const CLI::App *s) { return s->get_name() == e.command; }))
+      return reportError(examplesFile + ": an example of '" + e.command + "', which is no command",
+                         kExitInput);
   if (auto ec = llvm::sys::fs::create_directories(dir))
     return reportError(dir + ": cannot create the directory: " + ec.message(), kExitIO);
   auto write = [&](const std::string &name, const std::string &text) {
@@ -258,10 +464,10 @@ int writeManPages(const CLI::App &root, const std::string &dir) {
     llvm::sys::path::append(path, name);
     return writeOutFile(std::string(path), text, true);
   };
-  if (int c = write("tilexform.1", rootPage(root)))
+  if (int c = write("tilexform.1", rootPage(root, *examples)))
     return c;
   for (const CLI::App *s : root.get_subcommands({}))
-    if (int c = write("tilexform-" + s->get_name() + ".1", commandPage(root, *s)))
+    if (int c = write("tilexform-" + s->get_name() + ".1", commandPage(root, *s, *examples)))
       return c;
   return kExitOk;
 }
