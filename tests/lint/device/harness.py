@@ -9,7 +9,7 @@ with a deadline, compares with a torch reference and prints one JSON line:
 
   rule, case, variant (trip | fixed), lint_expected (flagged | clean),
   outcome: correct | wrong values | NaN | hang-timeout | compile error |
-           launch error,
+           launch error | device fault (the kernel faulted: an illegal address or a launch failure),
   launches / bad_launches, max_error, nan_count, ptx_fence_proxy_async (how
   many fence.proxy.async the compiler's PTX holds), seconds, detail.
 
@@ -163,7 +163,13 @@ def run(case_name, case, ttgir_dir):
             except Exception as exc:
                 finish("launch error", "launch {}: {}".format(i, _last_line(exc)))
                 return
-        if not _wait(torch, FIRST_LAUNCH_DEADLINE if i == 0 else LAUNCH_DEADLINE):
+        try:
+            finished = _wait(torch, FIRST_LAUNCH_DEADLINE if i == 0 else LAUNCH_DEADLINE)
+        except Exception as exc:  # the kernel faulted: the context is lost
+            record["launches"] = i + 1
+            finish("device fault", "launch {}: {}".format(i, _last_line(exc)))
+            os._exit(0)
+        if not finished:
             record["launches"] = i + 1
             finish(
                 "hang-timeout",
@@ -178,7 +184,7 @@ def run(case_name, case, ttgir_dir):
             result = case.check(state)
         except Exception as exc:  # a fault in the kernel surfaces here
             record["launches"] = i + 1
-            finish("launch error", "launch {}: {}".format(i, _last_line(exc)))
+            finish("device fault", "launch {}: {}".format(i, _last_line(exc)))
             os._exit(0)
         record["launches"] = i + 1
         if result.pop("bad"):

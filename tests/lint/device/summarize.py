@@ -55,7 +55,7 @@ def outcome_text(r):
             parts.append("{} {}".format(r[key], label))
     if r.get("ptx_fence_proxy_async") is not None and r.get("rule") == "proxy-fence":
         parts.append("PTX: {} fence.proxy.async".format(r["ptx_fence_proxy_async"]))
-    if o in ("hang-timeout", "compile error", "launch error", "no result", "skipped") and r.get("detail"):
+    if o in ("hang-timeout", "compile error", "launch error", "device fault", "no result", "skipped") and r.get("detail"):
         parts.append(str(r["detail"]).replace("|", "/")[:160])
     return o + (" (" + "; ".join(parts) + ")" if parts else "")
 
