@@ -9,6 +9,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <utility>
 #include <unistd.h>
 
 namespace tilexform::cli {
@@ -22,7 +24,7 @@ struct Settings {
 } gSettings;
 
 const char *kGreen = "\033[32m", *kRed = "\033[31m", *kYellow = "\033[33m",
-           *kBoldRed = "\033[1;31m", *kReset = "\033[0m";
+           *kBoldRed = "\033[1;31m", *kBoldMagenta = "\033[1;35m", *kReset = "\033[0m";
 
 } // namespace
 
@@ -70,9 +72,25 @@ std::string paintVerdicts(std::string text) {
     if (end == std::string::npos)
       end = text.size();
     std::string line = text.substr(pos, end - pos);
+    // A finding written as a diagnostic (`FILE:LINE:COL: error: ...`, lint
+    // and survey): its severity, as clang paints it.
+    for (auto [word, paint] : {std::pair{": error: ", kBoldRed}, {": warning: ", kBoldMagenta}}) {
+      size_t d = line.find(word);
+      if (d != std::string::npos) {
+        std::string name(word + 2, strlen(word) - 3);
+        line = line.substr(0, d + 2) + paint + name + kReset + line.substr(d + strlen(word) - 1);
+        break;
+      }
+    }
+    // The verdict line, and a layout's round-trip verdict.
     size_t at = line.find("verdict:");
+    size_t label = strlen("verdict:");
+    if (at == std::string::npos) {
+      at = line.find("roundtrip:");
+      label = strlen("roundtrip:");
+    }
     if (at != std::string::npos && line.find_first_not_of(' ') == at) {
-      size_t word = line.find_first_not_of(' ', at + 8);
+      size_t word = line.find_first_not_of(' ', at + label);
       size_t wordEnd = word == std::string::npos ? word : line.find_first_of(" (", word);
       if (word != std::string::npos) {
         std::string name =
