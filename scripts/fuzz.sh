@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang-22 (ASan/UBSan) and runs each for
+# Builds the libFuzzer targets in the strict build (clang-22, ASan/UBSan:
+# scripts/setup.sh --strict) and runs each for
 # SECONDS (default 60) on seeds from the repository: real dumps, the lit
 # inputs, the oracle's layouts, artifacts, deep-nesting and special-value
-# seeds, with fuzz/ttgir.dict. Crashes are saved in build-fuzz/crashes/.
+# seeds, with fuzz/ttgir.dict. Crashes are saved in build-strict/crashes/.
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,20 +11,11 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(reader layout verify artifacts tree audit gate)
-build="$here/build-fuzz"
-missing=()
-for p in clang-22 libclang-rt-22-dev; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
-CC=clang-22 CXX=clang++-22 cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DTILEXFORM_FUZZ=ON -DTILEXFORM_SANITIZE=ON -DTILEXFORM_TESTS=OFF >/dev/null
-ninja -C "$build" $(printf 'tilexform_fuzz_%s ' "${targets[@]}")
+# The strict build (scripts/setup.sh --strict), which scripts/test.sh --strict
+# has already made in CI: only what the targets need is built here.
+build="$here/build-strict"
+TILEXFORM_BUILD_TARGETS="$(printf 'tilexform_fuzz_%s ' "${targets[@]}")" \
+  "$here/scripts/setup.sh" "$build" --strict
 
 seeds="$build/seeds"
 rm -rf "$seeds"

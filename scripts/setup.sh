@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
 # Installs tilexform's build dependencies (Debian 12 packages only) and builds
-# it. Usage: scripts/setup.sh [BUILD_DIR] [extra cmake args...]
+# it. Usage: scripts/setup.sh [BUILD_DIR] [--strict] [extra cmake args...]
 # TILEXFORM_BUILD_TARGETS (space-separated) builds only those targets.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
 shift || true
+# --strict: the build CI tests and fuzzes (scripts/test.sh --strict,
+# scripts/fuzz.sh): clang-22, warnings as errors, ASan/UBSan, libFuzzer.
+strict=0
+if [ "${1:-}" = "--strict" ]; then
+  strict=1
+  shift
+  set -- -DTILEXFORM_WERROR=ON -DTILEXFORM_SANITIZE=ON -DTILEXFORM_FUZZ=ON -DTILEXFORM_TESTS=ON "$@"
+  export CC=clang-22 CXX=clang++-22
+fi
 
 packages=(cmake ninja-build g++ python3
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
@@ -17,6 +26,9 @@ packages=(cmake ninja-build g++ python3
 # reported unsupported.
 if [ "${CI:-}" = "true" ] || [ "${TILEXFORM_BROWSER:-}" = "1" ]; then
   packages+=(chromium)
+fi
+if [ $strict -eq 1 ]; then
+  packages+=(clang-22 libclang-rt-22-dev)
 fi
 
 missing=()

@@ -972,7 +972,6 @@ Type parseTritonType(DialectAsmParser &p, StringRef canonicalNs, StringRef mnemo
     info.kind = TritonTypeKind::TensorDesc;
     if (p.parseLess())
       return {};
-    Type block;
     if (succeeded(p.parseOptionalKeyword("tensor"))) {
       // 3.3-3.7 spelling: !tt.tensordesc<tensor<...>>
       SmallVector<int64_t> dims;
