@@ -548,14 +548,17 @@ def load_anchor_size():
 def check_readable(rec, d, opts, fn, snap, grid, plain_tensors, named_params):
     """The readable anchor of the same dump: it must compile, be bit-exact
     where the faithful one is, verify PASS, and compile to the faithful
-    anchor's TTGIR op for op. Its size beside the source's is recorded."""
+    anchor's TTGIR op for op. Its size beside the source's is recorded.
+    Returns the record and the readable anchor's launch (for its timing), or
+    None where it did not run."""
     import torch
     r = {}
+    call = None
     code, doc, _, err = tool(["transcribe", str(d / "plain.ttgir"), "--style", "readable", "--out",
                               str(d / "readable.py"), "--force", "--format", "json"], opts.tilexform)
     if code != 0:
         r["transcribe"] = doc.get("verdict") if doc else f"exit {code}: {err.strip()[-300:]}"
-        return r
+        return r, None
     try:
         sizes = load_anchor_size()
         r["anchor_lines"] = sizes.anchor_size((d / "readable.py").read_text())
@@ -572,6 +575,7 @@ def check_readable(rec, d, opts, fn, snap, grid, plain_tensors, named_params):
         cr = mod.launch(grid, **{p: named[p] for p in params})
         torch.cuda.synchronize()
         r["compiled"] = True
+        call = lambda named: mod.launch(grid, **{p: named[p] for p in params})  # noqa: E731
         eq, diff, _ = compare(plain_tensors, tensors_of(a, k))
         r["bit_exact"] = eq
         if cr is not None and "ttgir" in cr.asm:
@@ -587,7 +591,8 @@ def check_readable(rec, d, opts, fn, snap, grid, plain_tensors, named_params):
         r["error"] = "".join(traceback.format_exception_only(type(e), e)).strip()[-800:]
         if "CUDA error" in r["error"]:
             CUDA_LOST.append(f"{fn.__name__} (the readable anchor)")
-    return r
+        call = None
+    return r, call
 
 
 def check_kernel(rec, out, opts):
@@ -685,8 +690,9 @@ def check_kernel_runs(rec, out, opts, timing):
             CUDA_LOST.append(f"{name} ({step})")
         return r
 
+    readable_call = None
     if opts.readable:
-        r["readable"] = check_readable(rec, d, opts, fn, snap, grid, t1, named_params=lp)
+        r["readable"], readable_call = check_readable(rec, d, opts, fn, snap, grid, t1, named_params=lp)
 
     # Verify and audit from the artifacts.
     code, doc, _, err = tool(["verify", str(d / "plain.ttgir"), str(d / "anchor.ttgir"),
@@ -708,7 +714,28 @@ def check_kernel_runs(rec, out, opts, timing):
     # the GPU to itself (check_kernel runs it).
     if opts.rounds > 0:
         timing.append(lambda: time_kernel(r, d, opts, fn, snap, launch_plain, anchor_call))
+        if readable_call is not None:
+            timing.append(lambda: time_readable(r["readable"], opts, fn, snap, launch_plain,
+                                                readable_call))
     return r
+
+
+def time_readable(rr, opts, fn, snap, launch_plain, readable_call):
+    """plain against the readable anchor, timed as the faithful one is
+    (interleaved rounds of CUDA-graph medians): `plain_ms`, `readable_ms` and
+    `ratio` in the readable record."""
+    try:
+        ap, kp = snap.materialize()
+        aa, ka = snap.materialize()
+        named_a = bound_arguments(fn, aa, ka)
+        with LOCK.exclusive():
+            samples, _ = time_pair(lambda: launch_plain(ap, kp), lambda: readable_call(named_a),
+                                   opts.rounds, opts.rep)
+        med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
+        rr["plain_ms"], rr["readable_ms"] = med(samples["plain"]), med(samples["anchor"])
+        rr["ratio"] = rr["plain_ms"] / rr["readable_ms"] if rr["readable_ms"] else None
+    except Exception as e:  # noqa: BLE001
+        rr["timing_error"] = "".join(traceback.format_exception_only(type(e), e)).strip()[-800:]
 
 
 def time_kernel(r, d, opts, fn, snap, launch_plain, anchor_call):
@@ -899,6 +926,11 @@ def summarize(rows):
         if sizes:
             s["readable"]["lines_over_source"] = dict(min=sizes[0], median=sizes[len(sizes) // 2],
                                                       max=sizes[-1], n=len(sizes))
+        rratios = sorted(x["ratio"] for x in rd if x.get("ratio"))
+        if rratios:
+            s["readable"]["ratio"] = dict(min=rratios[0], median=rratios[len(rratios) // 2],
+                                          max=rratios[-1], n=len(rratios),
+                                          at_least_min_ratio=sum(1 for x in rratios if x >= MIN_RATIO[0]))
     reuses = [e for r in rows for e in r.get("reuse", [])]
     if reuses:
         s["reuse"] = dict(launches=len(reuses),
