@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <utility>
 #include <unistd.h>
+#include <utility>
 
 namespace tilexform::cli {
 
