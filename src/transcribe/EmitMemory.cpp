@@ -97,9 +97,13 @@ const Spelling kMemorySpellings[] = {
        std::string order = orderList(op.attr("order"));
        e.statement(op, fmt::format("{}.permute({})", e.expr(op.operands[0]), order));
      }},
+    // Plain's explicit end of a buffer's life: Gluon's `_keep_alive()` is
+    // the one spelling of `ttg.local_dealloc`. Left out, the buffer would
+    // live only to its last use, and the allocator could then give its bytes
+    // to a later buffer plain kept apart (other offsets, other code).
     {"ttg.local_dealloc",
      [](Emitter &e, const Operation &op) {
-       e.line(fmt::format("# {} freed here  # line {}", e.expr(op.operands[0]), op.pos.line));
+       e.statement(op, e.receiver(op.operands[0]) + "._keep_alive()");
      }},
     {"ttg.async_copy_global_to_local",
      [](Emitter &e, const Operation &op) {

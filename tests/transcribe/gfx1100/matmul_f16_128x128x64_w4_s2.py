@@ -198,8 +198,8 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm):
     else:
         acc_63 = acc_59_0
     acc_64 = gl.where(acc_60, acc_63, acc_59_0)  # line 141
-    # bv_55 freed here  # line 142
-    # av_54 freed here  # line 143
+    bv_55._keep_alive()  # line 142
+    av_54._keep_alive()  # line 143
     v2 = gl.expand_dims(offs_m_14, 1)  # line 144
     v3 = gl.full([128, 1], M, gl.int32, layout=ACC_LAYOUT)  # line 145
     v4 = v2 < v3  # line 146

@@ -271,8 +271,8 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
         acc_80 = acc_76
     acc_81 = gl.where(acc_60, l_i_73, acc_57_1)  # line 202
     acc_82 = gl.where(acc_60, acc_80, acc_57_2)  # line 203
-    # v_38 freed here  # line 204
-    # k_37 freed here  # line 205
+    v_38._keep_alive()  # line 204
+    k_37._keep_alive()  # line 205
     acc_83 = gl.expand_dims(acc_81, 1)  # line 206
     acc_84 = acc_83.broadcast_to([128, 64])  # line 207
     acc_85 = acc_82 / acc_84  # line 208

@@ -234,8 +234,8 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm):
     else:
         acc_86 = acc_83
     acc_87 = gl.where(acc_79, acc_86, acc_83)  # line 173
-    # bv_55 freed here  # line 174
-    # av_54 freed here  # line 175
+    bv_55._keep_alive()  # line 174
+    av_54._keep_alive()  # line 175
     v2 = gl.expand_dims(offs_m_14, 1)  # line 176
     v3 = gl.full([128, 1], M, gl.int32, layout=STORE_LAYOUT)  # line 177
     v4 = v2 < v3  # line 178

@@ -333,14 +333,14 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     else:
         acc_110 = acc_109_1
     async_copy.wait_group(0)  # line 266
-    # v_39 freed here  # line 267
-    # k_38 freed here  # line 268
+    v_39._keep_alive()  # line 267
+    k_38._keep_alive()  # line 268
     mbarrier.invalidate(acc_36)  # line 269
     mbarrier.invalidate(acc_37)  # line 270
-    # acc_35 freed here  # line 271
+    acc_35._keep_alive()  # line 271
     mbarrier.invalidate(acc_33)  # line 272
     mbarrier.invalidate(acc_34)  # line 273
-    # acc_32 freed here  # line 274
+    acc_32._keep_alive()  # line 274
     acc_112 = gl.expand_dims(acc_110, 1)  # line 275
     acc_113 = acc_112.broadcast_to([128, 64])  # line 276
     v0 = O + off_10  # line 277

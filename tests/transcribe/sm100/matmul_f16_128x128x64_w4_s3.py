@@ -256,11 +256,11 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm):
     if acc_44:  # line 200
         mbarrier.wait(acc_103_10, acc_103_11, deps=[acc_103_12, acc_103_13])  # line 201
     async_copy.wait_group(0)  # line 203
-    # bv freed here  # line 204
-    # av freed here  # line 205
+    bv._keep_alive()  # line 204
+    av._keep_alive()  # line 205
     mbarrier.invalidate(acc_42)  # line 206
     mbarrier.invalidate(acc_43)  # line 207
-    # acc_41 freed here  # line 208
+    acc_41._keep_alive()  # line 208
     v2 = gl.expand_dims(offs_m_14, 1)  # line 209
     v3 = gl.full([128, 1], M, gl.int32, layout=B_LOAD_LAYOUT)  # line 210
     v4 = v2 < v3  # line 211

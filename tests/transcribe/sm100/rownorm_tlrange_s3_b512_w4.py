@@ -97,7 +97,7 @@ def rownorm_tlrange(x, o, stride, N, eps):
     acc_22_1 = arg7
     acc_22_2 = arg8
     async_copy.wait_group(0)  # line 76
-    # xv_5 freed here  # line 77
+    xv_5._keep_alive()  # line 77
     r = gl.reduce(acc_22_0, 0, _combine_addf)  # line 78
     r_24 = N.to(gl.float32)  # line 83
     r_25 = r / r_24  # line 84
@@ -154,7 +154,7 @@ def rownorm_tlrange(x, o, stride, N, eps):
     v3_6 = v_38
     v3_7 = v_39
     async_copy.wait_group(0)  # line 126
-    # v freed here  # line 127
+    v._keep_alive()  # line 127
 
 
 NUM_WARPS = 4

@@ -203,8 +203,8 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     acc_49_4 = acc_56
     acc_50 = warpgroup_mma_wait(0, deps=[acc_49_2])  # line 157
     async_copy.wait_group(0)  # line 158
-    # v_30 freed here  # line 159
-    # k_29 freed here  # line 160
+    v_30._keep_alive()  # line 159
+    k_29._keep_alive()  # line 160
     acc_52 = gl.expand_dims(acc_49_1, 1)  # line 161
     acc_53 = acc_52.broadcast_to([128, 64])  # line 162
     acc_54 = acc_50 / acc_53  # line 163

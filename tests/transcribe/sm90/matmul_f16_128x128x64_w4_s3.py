@@ -202,8 +202,8 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm):
     acc_77_4 = acc_84
     acc_78 = warpgroup_mma_wait(0, deps=[acc_77_0])  # line 161
     async_copy.wait_group(0)  # line 162
-    # bv freed here  # line 163
-    # av freed here  # line 164
+    bv._keep_alive()  # line 163
+    av._keep_alive()  # line 164
     v2 = gl.expand_dims(offs_m_14, 1)  # line 165
     v3 = gl.full([128, 1], M, gl.int32, layout=B_LOAD_LAYOUT)  # line 166
     v4 = v2 < v3  # line 167

@@ -104,9 +104,9 @@ def matmul_tma(a_desc, b_desc, c_desc, M, N, K):
     mbarrier.invalidate(acc_14)  # line 78
     mbarrier.invalidate(acc_15)  # line 79
     mbarrier.invalidate(acc_16)  # line 80
-    # acc freed here  # line 81
-    # b_13 freed here  # line 82
-    # a_12 freed here  # line 83
+    acc._keep_alive()  # line 81
+    b_13._keep_alive()  # line 82
+    a_12._keep_alive()  # line 83
     v2 = acc_24.to(gl.float16)  # line 84
     v3 = gl.allocate_shared_memory(gl.float16, [128, 128], A_SHARED_LAYOUT, v2)  # line 85
     fence_async_shared()  # line 86
