@@ -236,8 +236,14 @@ void Emitter::emitBlockTree(const ir::Region &body, const ir::Block &b, bool nes
   if (term->name == "tt.return") {
     ++opsTotal_;
     ++opsDone_;
-    if (nested)
-      line(fmt::format("return  # line {}", term->pos.line));
+    // A noinline function returns its values; the kernel returns nothing,
+    // and only an early exit needs the word.
+    std::vector<std::string> values;
+    for (auto *v : term->operands)
+      values.push_back(expr(v));
+    if (nested || !values.empty())
+      line(fmt::format("return{}{}  # line {}", values.empty() ? "" : " ",
+                       llvm::join(values, ", "), term->pos.line));
     return;
   }
   if (term->name != "cf.cond_br" && term->name != "cf.br")
@@ -293,6 +299,19 @@ const Spelling kControlSpellings[] = {
     {"scf.if", emitIf},
     {"scf.while", emitWhile},
     {"tt.return", [](Emitter &, const Operation &) {}},
+    // A call of one of the dump's noinline functions, each written as a
+    // `@gluon.jit(noinline=True)` function of the module.
+    {"tt.call",
+     [](Emitter &e, const Operation &op) {
+       std::string callee = e.functionName(op.symbol);
+       if (callee.empty())
+         return e.gap("op", "tt.call", op.pos.line,
+                      fmt::format("a call of {}, which the dump does not define", op.symbol));
+       std::vector<std::string> args;
+       for (auto *v : op.operands)
+         args.push_back(e.expr(v));
+       e.statement(op, fmt::format("{}({})", callee, llvm::join(args, ", ")));
+     }},
 };
 
 } // namespace

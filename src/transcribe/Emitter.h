@@ -128,6 +128,10 @@ public:
 
   /// The `@gluon.jit` combine function of a reduction's or scan's region.
   std::string combineFunction(const ir::Operation &op);
+  /// The Python name of a function of the dump (`@mod.helper__fp32S512S`
+  /// is `helper`), registered before any body is written; "" for a symbol
+  /// no function of the dump has.
+  std::string functionName(const std::string &symbol) const;
 
   void emitOp(const ir::Operation &op);
   void emitBlock(const ir::Block &b);
@@ -157,6 +161,9 @@ private:
   void planSources(const ir::Operation &fn);
   void hints(const ir::Operation &op);
   bool wellFormed(const ir::Operation &op);
+  /// A noinline function of the dump other than the kernel, as a
+  /// `@gluon.jit(noinline=True)` function of the module.
+  void emitNoinlineFunction(const ir::Operation &fn, const std::string &name);
 
   const ir::Module &m_;
   const analysis::RecoverReport &rec_;
@@ -173,6 +180,7 @@ private:
   std::string body_;
   std::vector<std::string> helpers_; // combine functions, emitted before the kernel
   std::map<std::string, std::string> helperByBody_;
+  std::map<std::string, std::string> functionNames_; // symbol -> Python name
   int indent_ = 1;
   std::vector<Gap> gaps_;
   std::vector<NotCarried> notCarried_;

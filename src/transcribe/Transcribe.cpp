@@ -29,6 +29,65 @@ void addSpellings(EmitterTable &t, llvm::ArrayRef<Spelling> spellings) {
     t[s.op] = s.emit;
 }
 
+namespace {
+
+/// The Python function a symbol of the dump names: Triton calls a noinline
+/// function `module.qualname__argtypes__constants`
+/// (`@kernels.twice__fp32S512S`); the part after the module's dots and
+/// before the mangled types.
+std::string pythonFunctionName(llvm::StringRef symbol) {
+  symbol.consume_front("@");
+  symbol = symbol.trim('"');
+  size_t lead = symbol.find_first_not_of('_');
+  size_t mangled = lead == llvm::StringRef::npos ? llvm::StringRef::npos : symbol.find("__", lead);
+  llvm::StringRef name = symbol.substr(0, mangled);
+  name = name.rsplit('.').second.empty() ? name : name.rsplit('.').second;
+  return Scope::identifier(name.empty() ? "helper" : name.str());
+}
+
+} // namespace
+
+std::string Emitter::functionName(const std::string &symbol) const {
+  auto it = functionNames_.find(symbol);
+  return it == functionNames_.end() ? "" : it->second;
+}
+
+void Emitter::emitNoinlineFunction(const Operation &fn, const std::string &name) {
+  if (fn.regions.empty() || fn.regions[0]->blocks.empty()) {
+    gap("damaged", "tt.func", fn.pos.line, "a function without a body");
+    return;
+  }
+  // The body in a scope of its own, as a combine function's; what it adds
+  // to the module (imports, constants, combine functions) is the module's.
+  Emitter inner(m_, rec_, o_);
+  inner.inner_ = true;
+  inner.functionNames_ = functionNames_;
+  inner.helperByBody_ = helperByBody_;
+  if (readable()) {
+    inner.ownPlan_ = planFolds(fn);
+    inner.plan_ = &inner.ownPlan_;
+  }
+  std::vector<std::string> params;
+  for (auto *a : fn.regions[0]->blocks[0]->arguments)
+    params.push_back(a->paramName.empty() ? inner.nameFor(a)
+                                          : inner.scope_.nameFor(a, a->paramName));
+  inner.emitFunctionBody(*fn.regions[0]);
+  for (auto &g : inner.gaps_)
+    gaps_.push_back(g);
+  for (auto &n : inner.notCarried_)
+    notCarried_.push_back(n);
+  imports_.insert(inner.imports_.begin(), inner.imports_.end());
+  shapeConstants_.insert(inner.shapeConstants_.begin(), inner.shapeConstants_.end());
+  for (auto &h : inner.helpers_)
+    helpers_.push_back(h);
+  helperByBody_ = inner.helperByBody_;
+  opsTotal_ += inner.opsTotal_ + 1;
+  opsDone_ += inner.opsDone_ + 1;
+  helpers_.push_back(fmt::format("@gluon.jit(noinline=True)\ndef {}({}):  # line {}\n{}", name,
+                                 llvm::join(params, ", "), fn.pos.line,
+                                 inner.body_.empty() ? "    pass\n" : inner.body_));
+}
+
 llvm::Expected<TranscribeReport> Emitter::run() {
   std::vector<const Operation *> functions;
   m_.walk([&](const Operation *op) {
@@ -37,16 +96,27 @@ llvm::Expected<TranscribeReport> Emitter::run() {
   });
   if (functions.empty())
     return llvm::make_error<InputError>(m_.path, 0, 0, "no function to transcribe in this dump");
-  if (functions.size() > 1)
-    gap("op", "tt.func", functions[1]->pos.line,
-        "several functions (plain's noinline helpers): transcribe inlines none yet");
+  // The kernel is the dump's public function; the others are plain's
+  // noinline helpers (`@triton.jit(noinline=True)`), which Triton keeps as
+  // functions of their own and calls.
   const Operation *fn = functions.front();
+  for (const Operation *f : functions)
+    if (!f->hasKeyword("private")) {
+      fn = f;
+      break;
+    }
   TranscribeReport r;
   r.kernel = fn->symbol.empty() ? "kernel" : fn->symbol.substr(fn->symbol[0] == '@' ? 1 : 0);
   // The kernel's Python name: an identifier that is no keyword and none of
   // the module's own names (a dump's kernel named `launch` or `for`).
   r.anchorName = Scope::identifier(o_.kernelName.empty() ? r.kernel : o_.kernelName);
   scope_.reserve(r.anchorName);
+  for (const Operation *f : functions)
+    if (f != fn)
+      functionNames_[f->symbol] = scope_.fresh(pythonFunctionName(f->symbol));
+  for (const Operation *f : functions)
+    if (f != fn)
+      emitNoinlineFunction(*f, functionNames_[f->symbol]);
   if (readable()) {
     ownPlan_ = planFolds(*fn);
     plan_ = &ownPlan_;
