@@ -56,6 +56,27 @@ const Spelling kAmdSpellings[] = {
        args += cacheArgument(op);
        e.statement(op, fmt::format("{}.buffer_store({})", e.amdModule(), args));
      }},
+    // The direct-to-LDS buffer load of AMD's stream pipeliner (gfx950):
+    // cdna4's async copy from a base pointer and offsets into a shared
+    // buffer, its token none of Gluon's (commit_group/wait_group order it).
+    {"amdg.buffer_load_to_local",
+     [](Emitter &e, const Operation &op) {
+       if (op.operand("stride"))
+         return e.gap("op", op.name + " with stride", op.pos.line,
+                      "Gluon's buffer_load_to_shared takes no stride operand");
+       e.need("amd_async_copy");
+       std::string args = e.expr(op.operand("dest")) + ", " + e.expr(op.operand("ptr")) + ", " +
+                          e.expr(op.operand("offsets"));
+       if (auto *mask = op.operand("mask"))
+         args += ", mask=" + e.expr(mask);
+       if (auto *other = op.operand("other"))
+         args += ", other=" + e.expr(other);
+       if (std::string c = cacheModifierOf(op); !c.empty())
+         args += fmt::format(", cache_modifier=\"{}\"", c);
+       e.line(fmt::format("async_copy.buffer_load_to_shared({})  # line {}", args, op.pos.line));
+       for (auto *r : op.results)
+         e.bind(r, "None");
+     }},
     // The in-register transpose AMD's pass puts before an LDS store of a
     // transposed operand changes only which register holds which element:
     // a convert to its #linear result, which the backend lowers in place.

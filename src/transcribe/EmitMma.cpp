@@ -11,6 +11,7 @@
 #include <mlir/IR/BuiltinTypes.h>
 
 #include <map>
+#include <set>
 
 namespace tilexform::transcribe {
 
@@ -18,6 +19,34 @@ using ir::Operation;
 using ir::Value;
 
 namespace {
+
+/// `, use_acc=..., pred=..., mbarriers=[...], mbarrier_preds=[...]`: the
+/// operands tcgen05's MMAs share.
+std::string tcgen05Tail(Emitter &e, const Operation &op) {
+  std::string args;
+  if (auto *useD = op.operand("useD"))
+    args += ", use_acc=" + e.expr(useD);
+  if (auto *pred = op.operand("pred"))
+    args += ", pred=" + e.expr(pred);
+  auto bars = op.operandGroup("barriers");
+  if (!bars.empty()) {
+    std::vector<std::string> b, p;
+    for (auto *v : bars)
+      b.push_back(e.expr(v));
+    for (auto *v : op.operandGroup("barrier_preds"))
+      p.push_back(e.expr(v));
+    args += ", mbarriers=[" + llvm::join(b, ", ") + "]";
+    if (!p.empty())
+      args += ", mbarrier_preds=[" + llvm::join(p, ", ") + "]";
+  }
+  return args;
+}
+
+/// A scaled dot's operand formats (`lhs = e4m3 rhs = e2m1`), as Gluon's
+/// scaled MMAs name them; empty when either is missing.
+std::pair<std::string, std::string> scaledFormats(const Operation &op) {
+  return {op.keywordValue("lhs", "lhs"), op.keywordValue("rhs", "rhs")};
+}
 
 const Spelling kMmaSpellings[] = {
     {"ttng.warp_group_dot",
@@ -119,25 +148,55 @@ const Spelling kMmaSpellings[] = {
      [](Emitter &e, const Operation &op) {
        e.need("blackwell");
        std::string args = e.expr(op.operand("a")) + ", " + e.expr(op.operand("b")) + ", " +
-                          e.expr(op.operand("d"));
-       if (auto *useD = op.operand("useD"))
-         args += ", use_acc=" + e.expr(useD);
-       if (auto *pred = op.operand("pred"))
-         args += ", pred=" + e.expr(pred);
-       auto bars = op.operandGroup("barriers");
-       if (!bars.empty()) {
-         std::vector<std::string> b, p;
-         for (auto *v : bars)
-           b.push_back(e.expr(v));
-         for (auto *v : op.operandGroup("barrier_preds"))
-           p.push_back(e.expr(v));
-         args += ", mbarriers=[" + llvm::join(b, ", ") + "]";
-         if (!p.empty())
-           args += ", mbarrier_preds=[" + llvm::join(p, ", ") + "]";
-       }
+                          e.expr(op.operand("d")) + tcgen05Tail(e, op);
        e.line(fmt::format("tcgen05_mma({})  # line {}", args, op.pos.line));
        for (auto *r : op.results)
          e.bind(r, "None");
+     }},
+    // Blackwell's block-scaled MMA: operands in shared memory, the scales in
+    // tensor memory, each operand's format by name.
+    {"ttng.tc_gen5_mma_scaled",
+     [](Emitter &e, const Operation &op) {
+       auto [lhs, rhs] = scaledFormats(op);
+       if (lhs.empty() || rhs.empty())
+         return e.gap("damaged", op.name, op.pos.line, "a scaled MMA without its operand formats");
+       e.need("blackwell_scaled");
+       std::string args = fmt::format(
+           "{}, {}, {}, {}, {}, \"{}\", \"{}\"", e.expr(op.operand("a")), e.expr(op.operand("b")),
+           e.expr(op.operand("d")), e.expr(op.operand("a_scale")), e.expr(op.operand("b_scale")),
+           lhs, rhs);
+       e.line(fmt::format("tcgen05_mma_scaled({}{})  # line {}", args, tcgen05Tail(e, op),
+                          op.pos.line));
+       for (auto *r : op.results)
+         e.bind(r, "None");
+     }},
+    // A block-scaled dot on AMD's MFMA layout (gfx950): cdna4's scaled MFMA;
+    // an operand without a scale is None.
+    {"tt.dot_scaled",
+     [](Emitter &e, const Operation &op) {
+       auto enc = ir::encodingOf(op.results[0]->type);
+       if (!enc || enc->kind() != "amd_mfma" || e.amdModule() != "cdna4")
+         return e.gap("op", op.name + " on " + (enc ? enc->kind() : std::string("?")),
+                      op.pos.line,
+                      "a scaled dot has a Gluon instruction on gfx950's MFMA only (cdna4.mfma_scaled); "
+                      "on NVIDIA Triton lowers it before this dump or to tcgen05_mma_scaled");
+       auto [lhs, rhs] = scaledFormats(op);
+       static const std::set<std::string> kFormats = {"e2m1", "e4m3", "e5m2"};
+       if (!kFormats.count(lhs) || !kFormats.count(rhs))
+         return e.gap("op", fmt::format("{} of {} x {}", op.name, lhs, rhs), op.pos.line,
+                      "cdna4.mfma_scaled takes e2m1, e4m3 and e5m2 operands only");
+       if (op.hasKeyword("fastMath") &&
+           ir::attrText(op.attr("fastMath")) == "true")
+         return e.gap("op", op.name + " with fastMath", op.pos.line,
+                      "cdna4.mfma_scaled has no fast-math form");
+       auto scale = [&](const char *seg) {
+         const Value *v = op.operand(seg);
+         return v ? e.expr(v) : std::string("None");
+       };
+       e.statement(op, fmt::format("cdna4.mfma_scaled({}, {}, \"{}\", {}, {}, \"{}\", {})",
+                                   e.expr(op.operand("a")), scale("a_scale"), lhs,
+                                   e.expr(op.operand("b")), scale("b_scale"), rhs,
+                                   e.expr(op.operand("c"))));
      }},
     {"ttng.tc_gen5_commit",
      [](Emitter &e, const Operation &op) {

@@ -708,19 +708,14 @@ bool Emitter::wellFormed(const Operation &op) {
   if (op.operands.size() < need)
     return false;
   // Ops that may have no result though their schema's rule can give one
-  // (those whose rule gives none are told by the schema).
-  static const std::set<std::string> noResult = {"scf.for",
-                                                 "scf.if",
-                                                 "scf.while",
-                                                 "ttg.async_copy_global_to_local",
-                                                 "ttg.async_commit_group",
-                                                 "ttg.async_wait",
-                                                 "ttng.tmem_store",
-                                                 "ttng.tc_gen5_mma",
-                                                 "ttng.warp_group_dot_wait",
-                                                 "tt.atomic_rmw"};
+  // (those whose rule gives none, or only an async token, which older
+  // dumps and unused tokens leave out, are told by the schema).
+  static const std::set<std::string> noResult = {"scf.for",        "scf.if",
+                                                 "scf.while",      "ttng.tmem_store",
+                                                 "ttng.warp_group_dot_wait", "tt.atomic_rmw"};
   return !op.results.empty() || noResult.count(op.name) ||
-         (op.schema && op.schema->results == ir::ResultRule::None);
+         (op.schema && (op.schema->results == ir::ResultRule::None ||
+                        op.schema->results == ir::ResultRule::Token));
 }
 
 bool Emitter::foldOps(const std::vector<const Operation *> &ops) {

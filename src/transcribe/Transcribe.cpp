@@ -250,9 +250,10 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     out += "from triton.experimental.gluon.language.nvidia.ampere import mma_v2\n";
   if (imports_.count("async_copy"))
     out += "from triton.experimental.gluon.language.nvidia.ampere import async_copy\n";
-  if (imports_.count("blackwell"))
-    out += "from triton.experimental.gluon.language.nvidia.blackwell import "
-           "allocate_tensor_memory, tcgen05_commit, tcgen05_mma\n";
+  if (imports_.count("blackwell") || imports_.count("blackwell_scaled"))
+    out += fmt::format("from triton.experimental.gluon.language.nvidia.blackwell import "
+                       "allocate_tensor_memory, tcgen05_commit, tcgen05_mma{}\n",
+                       imports_.count("blackwell_scaled") ? ", tcgen05_mma_scaled" : "");
   if (imports_.count("mbarrier") || imports_.count("tma"))
     out += fmt::format("from triton.experimental.gluon.language.nvidia.hopper import {}\n",
                        imports_.count("mbarrier") && imports_.count("tma") ? "mbarrier, tma"
