@@ -1,0 +1,46 @@
+// Why two compilations of one kernel give different machine code, read from
+// their TTGIR: the ops each compiler kept, counted by name, and the
+// differences tilexform knows the reason of. audit --diff names them when
+// it is given both dumps (plain's and the anchor's own).
+#pragma once
+
+#include "tilexform/ir/Module.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilexform::analysis {
+
+struct OpCountDelta {
+  std::string op; // "ttg.memdesc_index"
+  int a = 0, b = 0;
+};
+
+/// A difference of the two TTGIRs whose reason is known.
+enum class CompiledDifference {
+  /// Plain indexes single-slot buffers (depth 1) at a loop-carried ring
+  /// index that its pipeliner added after its folding passes ran; the
+  /// anchor's compiler, given those ops from the start, proves the index is
+  /// always 0 and folds it with its arithmetic. The same work, less of it.
+  SingleSlotRingFolded,
+  /// AMD's in-thread transpose: plain's pass wrote amdg.in_thread_transpose,
+  /// which the anchor states as a convert_layout to the same #linear layout
+  /// (Gluon has no builtin for it); both are register moves, lowered apart.
+  InThreadTransposeAsConvert,
+};
+
+struct CompiledOpsComparison {
+  /// Ops whose counts differ (constants left out: each compiler places and
+  /// dedupes them its own way).
+  std::vector<OpCountDelta> deltas;
+  std::vector<CompiledDifference> known;
+  bool same() const { return deltas.empty(); }
+  /// One line naming the known differences first, then every count that
+  /// differs: "the anchor's compiler folded ...; ops: ttg.memdesc_index 4 -> 2, ...".
+  std::string summary() const;
+};
+
+CompiledOpsComparison compareCompiledOps(const ir::Module &plain, const ir::Module &anchor);
+
+} // namespace tilexform::analysis

@@ -1,0 +1,96 @@
+#include "tilexform/analysis/CompiledOps.h"
+#include "tilexform/ir/Dialects.h"
+
+#include <fmt/format.h>
+#include <llvm/ADT/StringExtras.h>
+
+#include <map>
+
+namespace tilexform::analysis {
+
+namespace {
+
+std::map<std::string, int> opCounts(const ir::Module &m) {
+  std::map<std::string, int> n;
+  m.walk([&](const ir::Operation *op) {
+    if (op->name != "arith.constant" && !op->isFunction() && op->name != "builtin.module")
+      ++n[op->name];
+  });
+  return n;
+}
+
+/// memdesc_index ops inside a loop whose buffer has one slot and whose
+/// index is not a constant: a ring of depth 1.
+int singleSlotRingIndices(const ir::Module &m) {
+  int n = 0;
+  m.walk([&](const ir::Operation *op) {
+    if (op->name != "ttg.memdesc_index" || op->loopDepth() == 0 || op->operands.size() < 2)
+      return;
+    const ir::Value *buf = op->operands[0], *index = op->operands[1];
+    if (index->definingOp && index->definingOp->name == "arith.constant")
+      return;
+    auto t = mlir::dyn_cast_or_null<ir::TritonType>(buf->type);
+    if (!t || t.kind() != ir::TritonTypeKind::MemDesc)
+      return;
+    const auto &info = t.info();
+    const auto &dims = info.allocShape.empty() ? info.shape : info.allocShape;
+    if (!dims.empty() && dims.front() == 1)
+      ++n;
+  });
+  return n;
+}
+
+int countOf(const std::map<std::string, int> &m, const char *op) {
+  auto it = m.find(op);
+  return it == m.end() ? 0 : it->second;
+}
+
+} // namespace
+
+CompiledOpsComparison compareCompiledOps(const ir::Module &plain, const ir::Module &anchor) {
+  CompiledOpsComparison c;
+  auto a = opCounts(plain), b = opCounts(anchor);
+  std::map<std::string, std::pair<int, int>> all;
+  for (auto &[k, v] : a)
+    all[k].first = v;
+  for (auto &[k, v] : b)
+    all[k].second = v;
+  for (auto &[k, v] : all)
+    if (v.first != v.second)
+      c.deltas.push_back({k, v.first, v.second});
+  int rings = singleSlotRingIndices(plain);
+  int fewerIndices = countOf(a, "ttg.memdesc_index") - countOf(b, "ttg.memdesc_index");
+  if (rings > 0 && fewerIndices > 0 && fewerIndices <= rings &&
+      singleSlotRingIndices(anchor) < rings)
+    c.known.push_back(CompiledDifference::SingleSlotRingFolded);
+  int transposes = countOf(a, "amdg.in_thread_transpose");
+  if (transposes > 0 && countOf(b, "amdg.in_thread_transpose") == 0 &&
+      countOf(b, "ttg.convert_layout") - countOf(a, "ttg.convert_layout") >= transposes)
+    c.known.push_back(CompiledDifference::InThreadTransposeAsConvert);
+  return c;
+}
+
+std::string CompiledOpsComparison::summary() const {
+  std::vector<std::string> parts;
+  for (CompiledDifference k : known)
+    switch (k) {
+    case CompiledDifference::SingleSlotRingFolded:
+      parts.push_back("the anchor's compiler folded plain's single-slot rings (buffers of depth 1 "
+                      "indexed at a loop-carried index that plain's pipeliner adds after its "
+                      "folding passes; the index is always 0): the same work, less index "
+                      "arithmetic");
+      break;
+    case CompiledDifference::InThreadTransposeAsConvert:
+      parts.push_back("plain's amdg.in_thread_transpose is a convert_layout to the same layout in "
+                      "the anchor (no Gluon builtin); both are register moves, lowered apart");
+      break;
+    }
+  std::vector<std::string> counts;
+  for (auto &d : deltas)
+    counts.push_back(fmt::format("{} {} -> {}", d.op, d.a, d.b));
+  if (!counts.empty())
+    parts.push_back("TTGIR ops " + llvm::join(counts, ", "));
+  return llvm::join(parts, "; ");
+}
+
+} // namespace tilexform::analysis
