@@ -193,7 +193,14 @@ const Spelling kMmaSpellings[] = {
          const Value *v = op.operand(seg);
          return v ? e.expr(v) : std::string("None");
        };
-       e.statement(op, fmt::format("cdna4.mfma_scaled({}, {}, \"{}\", {}, {}, \"{}\", {})",
+       // Without a scale (an fp8 dot Triton writes as a scaled dot),
+       // mfma_scaled would make one of ones in its own layout: the module's
+       // builtin makes the semantic call with none, as plain has.
+       bool bothScales = op.operand("a_scale") && op.operand("b_scale");
+       if (!bothScales)
+         e.need("dot_scaled");
+       e.statement(op, fmt::format("{}({}, {}, \"{}\", {}, {}, \"{}\", {})",
+                                   bothScales ? "cdna4.mfma_scaled" : "_dot_scaled",
                                    e.expr(op.operand("a")), scale("a_scale"), lhs,
                                    e.expr(op.operand("b")), scale("b_scale"), rhs,
                                    e.expr(op.operand("c"))));

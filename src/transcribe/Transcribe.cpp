@@ -238,7 +238,7 @@ llvm::Expected<TranscribeReport> Emitter::run() {
   out += "from triton.experimental.gluon import language as gl\n";
   if (imports_.count("tl"))
     out += "import triton.language as tl\n";
-  if (imports_.count("unsplat") || imports_.count("mfma_precision"))
+  if (imports_.count("unsplat") || imports_.count("mfma_precision") || imports_.count("dot_scaled"))
     out += "from triton.language.core import builtin\n";
   if (imports_.count("libdevice"))
     out += "from triton.language.extra import libdevice\n";
@@ -302,6 +302,16 @@ llvm::Expected<TranscribeReport> Emitter::run() {
            "    handle = _semantic.dot(a, b, acc, input_precision=precision, "
            "max_num_imprecise_acc=None,\n"
            "                           out_dtype=acc.dtype).handle\n"
+           "    return gl.tensor(handle, acc.type)\n";
+  if (imports_.count("dot_scaled"))
+    out += "\n\n@builtin\ndef _dot_scaled(a, a_scale, a_format, b, b_scale, b_format, acc, "
+           "_semantic=None):\n"
+           "    \"\"\"tt.dot_scaled with a scale left out (an fp8 dot Triton writes as a scaled "
+           "dot): the\n    semantic call cdna4.mfma_scaled makes, without the scale of ones it "
+           "would add.\"\"\"\n"
+           "    handle = _semantic.dot_scaled(a, a_scale, a_format, b, b_scale, b_format, acc, "
+           "False, True, True,\n"
+           "                                  acc.dtype).handle\n"
            "    return gl.tensor(handle, acc.type)\n";
   for (auto &h : helpers_)
     out += "\n\n" + h;
