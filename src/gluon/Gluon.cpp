@@ -27,8 +27,6 @@ std::string gluonApiName(GluonApi api) { return api == GluonApi::V3_6 ? "3.6" : 
 
 namespace {
 
-const char *pyBool(bool b) { return b ? "True" : "False"; }
-
 // ---- emission ---------------------------------------------------------------
 
 struct Emitter : GluonSpelling {
@@ -75,137 +73,23 @@ struct Emitter : GluonSpelling {
     return s + ")";
   }
 
+  std::optional<std::string> nested(const Encoding &enc) override { return emit(enc); }
+
   std::optional<std::string> emit(const Encoding &enc) {
     if (const KindInfo *kind = kindOf(enc))
       return kind->emitGluon(enc, *this);
-    return std::visit(
-        Overloaded{
-            [&](const BlockedEncoding &e) -> std::optional<std::string> {
-              return fmt::format("gl.BlockedLayout(size_per_thread={}, "
-                                 "threads_per_warp={}, warps_per_cta={}, "
-                                 "order={}{})",
-                                 listText(e.sizePerThread), listText(e.threadsPerWarp),
-                                 listText(e.warpsPerCTA), listText(e.order),
-                                 cga(e.cga, unsigned(e.order.size())));
-            },
-            [&](const SliceEncoding &e) -> std::optional<std::string> {
-              auto p = emit(*e.parent);
-              if (!p)
-                return std::nullopt;
-              return fmt::format("gl.SliceLayout(dim={}, parent={})", e.dim, *p);
-            },
-            [&](const DotOperandEncoding &e) -> std::optional<std::string> {
-              auto p = emit(*e.parent);
-              if (!p)
-                return std::nullopt;
-              return fmt::format("gl.DotOperandLayout(operand_index={}, parent={}, k_width={})",
-                                 e.opIdx, *p, e.kWidth);
-            },
-            [&](const NvidiaMmaEncoding &e) -> std::optional<std::string> {
-              return fmt::format("gl.NVMMADistributedLayout(version=[{}, {}], "
-                                 "warps_per_cta={}, instr_shape={}{})",
-                                 e.versionMajor, e.versionMinor, listText(e.warpsPerCTA),
-                                 listText(e.instrShape),
-                                 cga(e.cga, unsigned(e.warpsPerCTA.size())));
-            },
-            [&](const AmdMfmaEncoding &e) -> std::optional<std::string> {
-              std::string s = fmt::format("gl.amd.AMDMFMALayout(version={}, instr_shape={}, "
-                                          "transposed={}, warps_per_cta={}",
-                                          e.version, listText(e.instrShape), pyBool(e.isTransposed),
-                                          listText(e.warpsPerCTA));
-              if (e.elementBitWidth != 32)
-                s += fmt::format(", element_bitwidth={}", e.elementBitWidth);
-              if (std::any_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
-                              [](unsigned t) { return t != 1; }))
-                s += ", tiles_per_warp=" + listText(e.tilesPerWarp);
-              return s + cga(e.cga, unsigned(e.warpsPerCTA.size())) + ")";
-            },
-            [&](const LinearEncoding &e) -> std::optional<std::string> {
-              if (e.generic) {
-                reason = "#ttg.generic_linear has no Gluon constructor in "
-                         "Triton 3.6 (DistributedLinearLayout builds only "
-                         "permutation layouts there)";
-                return std::nullopt;
-              }
-              std::vector<unsigned> shape;
-              for (auto &[n, s] : e.ll.outDims())
-                shape.push_back(unsigned(s));
-              return fmt::format("gl.DistributedLinearLayout(reg_bases={}, lane_bases={}, "
-                                 "warp_bases={}, block_bases={}, shape={})",
-                                 basesText(e.ll.basesOf("register")),
-                                 basesText(e.ll.basesOf("lane")), basesText(e.ll.basesOf("warp")),
-                                 basesText(e.ll.basesOf("block")), listText(shape));
-            },
-            [&](const SwizzledSharedEncoding &e) -> std::optional<std::string> {
-              if (e.rotating) {
-                reason = "#ttg.amd_rotating_shared has no Gluon class in "
-                         "Triton 3.6 (layoutToGluon does not handle it)";
-                return std::nullopt;
-              }
-              return fmt::format("gl.SwizzledSharedLayout(vec={}, per_phase={}, "
-                                 "max_phase={}, order={}{})",
-                                 e.vec, e.perPhase, e.maxPhase, listText(e.order),
-                                 cga(e.cga, unsigned(e.order.size())));
-            },
-            [&](const NVMMASharedEncoding &e) -> std::optional<std::string> {
-              std::string s =
-                  fmt::format("gl.NVMMASharedLayout(swizzle_byte_width={}, element_bitwidth={}",
-                              e.swizzlingByteWidth, e.elementBitWidth);
-              // Before 3.6 `rank` had no default.
-              if (e.rank != 2 || api == GluonApi::V3_5)
-                s += fmt::format(", rank={}", e.rank);
-              if (e.transposed)
-                s += ", transposed=True";
-              if (e.fp4Padded)
-                s += ", fp4_padded=True";
-              return s + cga(e.cga, e.rank) + ")";
-            },
-            [&](const SharedLinearEncoding &e) -> std::optional<std::string> {
-              std::string s =
-                  "gl.SharedLinearLayout(offset_bases=" + basesText(e.ll.basesOf("offset"));
-              if (!e.ll.basesOf("block").empty())
-                s += ", block_bases=" + basesText(e.ll.basesOf("block"));
-              if (e.alignment != 16)
-                s += fmt::format(", alignment={}", e.alignment);
-              return s + ")";
-            },
-            [&](const PaddedSharedEncoding &e) -> std::optional<std::string> {
-              if (!e.orderOnly.empty()) {
-                reason = "padded_shared in its {order}-only form needs the memdesc's shape";
-                return std::nullopt;
-              }
-              std::vector<std::string> pairs;
-              for (auto &[i, p] : e.intervalPaddings)
-                pairs.push_back(fmt::format("[{}, {}]", i, p));
-              std::vector<unsigned> shape;
-              for (auto &[n, s] : e.linear.outDims())
-                shape.push_back(unsigned(s));
-              return fmt::format("gl.PaddedSharedLayout(interval_padding_pairs=[{}], "
-                                 "offset_bases={}, block_bases={}, shape={})",
-                                 fmt::join(pairs, ", "), basesText(e.linear.basesOf("offset")),
-                                 basesText(e.linear.basesOf("block")), listText(shape));
-            },
-            [&](const LegacySharedEncoding &) -> std::optional<std::string> {
-              reason = "legacy #ttg.shared needs the memdesc element type to "
-                       "know its modern kind";
-              return std::nullopt;
-            },
-            [&](const OpaqueEncoding &e) -> std::optional<std::string> {
-              if (e.kind == "tensor_memory_encoding")
-                return tensorMemory(e.text);
-              if (e.kind == "tensor_memory_scales_encoding" &&
-                  e.text == "#ttng.tensor_memory_scales_encoding<>")
-                return std::string("gl.nvidia.blackwell.TensorMemoryScalesLayout()");
-              reason = e.unmodelledLayout()
-                           ? "'" + e.kind +
-                                 "' is a layout kind tilexform does not model (another backend "
-                                 "or a newer Triton); kept by name, no constructor"
-                           : e.text + " is not a layout Gluon can construct";
-              return std::nullopt;
-            },
-            // The kinds of kindTable(), emitted above.
-            [&](const auto &) -> std::optional<std::string> { return std::nullopt; }},
-        enc.value);
+    const auto &e = *enc.as<OpaqueEncoding>();
+    if (e.kind == "tensor_memory_encoding")
+      return tensorMemory(e.text);
+    if (e.kind == "tensor_memory_scales_encoding" &&
+        e.text == "#ttng.tensor_memory_scales_encoding<>")
+      return std::string("gl.nvidia.blackwell.TensorMemoryScalesLayout()");
+    reason = e.unmodelledLayout()
+                 ? "'" + e.kind +
+                       "' is a layout kind tilexform does not model (another backend "
+                       "or a newer Triton); kept by name, no constructor"
+                 : e.text + " is not a layout Gluon can construct";
+    return std::nullopt;
   }
 };
 
@@ -343,6 +227,8 @@ private:
   int depth_ = 0;
 };
 
+EncodingPtr toEncoding(const PyValue &v);
+
 // Binds a call's arguments to a class's field list (positional order).
 class Args : public GluonArgs {
 public:
@@ -407,7 +293,26 @@ public:
     }
     return out;
   }
-  const std::string &name() const { return name_; }
+  EncodingPtr layout(const std::string &k) const override { return toEncoding(get(k)); }
+  bool intPairs(const std::string &k,
+                std::vector<std::optional<std::pair<int64_t, int64_t>>> &out) const override {
+    auto *pairs = std::get_if<PyList>(&get(k).v);
+    if (!pairs)
+      return false;
+    for (auto &p : *pairs) {
+      auto *pl = std::get_if<PyList>(&p.v);
+      auto *i = pl && pl->size() == 2 ? std::get_if<int64_t>(&(*pl)[0].v) : nullptr;
+      auto *q = pl && pl->size() == 2 ? std::get_if<int64_t>(&(*pl)[1].v) : nullptr;
+      if (i && q)
+        out.emplace_back(std::make_pair(*i, *q));
+      else
+        out.emplace_back(std::nullopt);
+    }
+    return true;
+  }
+  [[noreturn]] void error(const std::string &message) const override {
+    throw std::invalid_argument(message);
+  }
   CGALayout cga(unsigned rank) const override;
 
 private:
@@ -445,173 +350,16 @@ CGALayout Args::cga(unsigned rank) const {
   return {};
 }
 
-CGALayout cgaArgs(const Args &a, unsigned rank) { return a.cga(rank); }
-
 std::string shortName(const std::string &dotted) {
   auto pos = dotted.rfind('.');
   return pos == std::string::npos ? dotted : dotted.substr(pos + 1);
 }
 
-LinearLayout namedLayout(std::vector<std::pair<std::string, Bases>> dims,
-                         const std::vector<unsigned> &shape) {
-  std::vector<const Bases *> all;
-  for (auto &[n, b] : dims)
-    all.push_back(&b);
-  unsigned rank = 0;
-  if (std::string err = validateBasesRank(all, rank); !err.empty())
-    throw std::invalid_argument(err);
-  std::vector<LinearLayout::DimBases> bases;
-  for (auto &[n, b] : dims)
-    bases.emplace_back(n, std::vector<LinearLayout::Basis>(b.begin(), b.end()));
-  std::vector<LinearLayout::OutDim> outs;
-  for (size_t i = 0; i < shape.size(); ++i)
-    outs.emplace_back("dim" + std::to_string(i), int32_t(shape[i]));
-  for (auto &[n, vecs] : bases)
-    for (auto &v : vecs) {
-      if (v.size() != shape.size())
-        throw std::invalid_argument("basis length differs from the shape rank");
-      for (size_t d = 0; d < v.size(); ++d)
-        if (v[d] < 0 || v[d] >= int32_t(shape[d]))
-          throw std::invalid_argument("basis component outside the shape");
-    }
-  return LinearLayout(std::move(bases), std::move(outs));
-}
-
-EncodingPtr toEncoding(const PyValue &v);
-
 EncodingPtr callToEncoding(const PyCall &call) {
   std::string cls = shortName(call.name);
-  const std::vector<std::string> cgaFields = {"cga_layout", "ctas_per_cga", "cta_split_num",
-                                              "cta_order"};
-  auto with = [&](std::vector<std::string> f) {
-    f.insert(f.end(), cgaFields.begin(), cgaFields.end());
-    return f;
-  };
   if (const KindInfo *kind = kindOfGluonClass(cls)) {
     Args a(call, kind->gluonFields);
     return kind->parseGluon(a);
-  }
-  if (cls == "BlockedLayout") {
-    Args a(call, with({"size_per_thread", "threads_per_warp", "warps_per_cta", "order"}));
-    BlockedEncoding e;
-    e.sizePerThread = a.ints("size_per_thread");
-    e.threadsPerWarp = a.ints("threads_per_warp");
-    e.warpsPerCTA = a.ints("warps_per_cta");
-    e.order = a.ints("order");
-    e.cga = cgaArgs(a, unsigned(e.order.size()));
-    return makeEncoding(e);
-  }
-  if (cls == "SliceLayout") {
-    Args a(call, {"dim", "parent"});
-    SliceEncoding e;
-    e.dim = unsigned(a.integer("dim"));
-    e.parent = toEncoding(a.get("parent"));
-    return makeEncoding(e);
-  }
-  if (cls == "DotOperandLayout") {
-    Args a(call, {"operand_index", "parent", "k_width"});
-    DotOperandEncoding e;
-    e.opIdx = unsigned(a.integer("operand_index"));
-    e.parent = toEncoding(a.get("parent"));
-    e.kWidth = unsigned(a.integer("k_width", 0));
-    return makeEncoding(e);
-  }
-  if (cls == "NVMMADistributedLayout") {
-    Args a(call, with({"version", "warps_per_cta", "instr_shape"}));
-    NvidiaMmaEncoding e;
-    auto ver = a.ints("version");
-    if (ver.size() != 2)
-      throw std::invalid_argument("NVMMADistributedLayout: version is [major, minor]");
-    e.versionMajor = ver[0];
-    e.versionMinor = ver[1];
-    e.warpsPerCTA = a.ints("warps_per_cta");
-    e.instrShape = a.ints("instr_shape");
-    e.cga = cgaArgs(a, unsigned(e.warpsPerCTA.size()));
-    return makeEncoding(e);
-  }
-  if (cls == "AMDMFMALayout") {
-    Args a(call, with({"version", "instr_shape", "transposed", "warps_per_cta", "element_bitwidth",
-                       "tiles_per_warp"}));
-    AmdMfmaEncoding e;
-    e.version = unsigned(a.integer("version"));
-    e.instrShape = a.ints("instr_shape");
-    e.isTransposed = a.boolean("transposed", false);
-    e.warpsPerCTA = a.ints("warps_per_cta");
-    e.elementBitWidth = unsigned(a.integer("element_bitwidth", 32));
-    e.tilesPerWarp = a.ints("tiles_per_warp", {});
-    if (std::all_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
-                    [](unsigned t) { return t == 1; }))
-      e.tilesPerWarp.clear();
-    e.cga = cgaArgs(a, unsigned(e.warpsPerCTA.size()));
-    return makeEncoding(e);
-  }
-  if (cls == "DistributedLinearLayout") {
-    Args a(call, {"reg_bases", "lane_bases", "warp_bases", "block_bases", "shape"});
-    LinearEncoding e;
-    e.ll = namedLayout({{"register", a.bases("reg_bases")},
-                        {"lane", a.bases("lane_bases")},
-                        {"warp", a.bases("warp_bases")},
-                        {"block", a.bases("block_bases")}},
-                       a.ints("shape"));
-    return makeEncoding(e);
-  }
-  if (cls == "SwizzledSharedLayout") {
-    Args a(call, with({"vec", "per_phase", "max_phase", "order"}));
-    SwizzledSharedEncoding e;
-    e.vec = unsigned(a.integer("vec"));
-    e.perPhase = unsigned(a.integer("per_phase"));
-    e.maxPhase = unsigned(a.integer("max_phase"));
-    e.order = a.ints("order");
-    e.cga = cgaArgs(a, unsigned(e.order.size()));
-    return makeEncoding(e);
-  }
-  if (cls == "NVMMASharedLayout") {
-    Args a(call,
-           with({"swizzle_byte_width", "element_bitwidth", "rank", "transposed", "fp4_padded"}));
-    NVMMASharedEncoding e;
-    e.swizzlingByteWidth = unsigned(a.integer("swizzle_byte_width"));
-    e.elementBitWidth = unsigned(a.integer("element_bitwidth"));
-    e.rank = unsigned(a.integer("rank", 2));
-    e.transposed = a.boolean("transposed", false);
-    e.fp4Padded = a.boolean("fp4_padded", false);
-    e.cga = cgaArgs(a, e.rank);
-    return makeEncoding(e);
-  }
-  if (cls == "SharedLinearLayout") {
-    Args a(call, {"offset_bases", "block_bases", "alignment"});
-    SharedLinearEncoding e;
-    Bases off = a.bases("offset_bases"), blk = a.bases("block_bases");
-    unsigned rank = 0;
-    if (std::string err = validateBasesRank({&off, &blk}, rank); !err.empty())
-      throw std::invalid_argument(err);
-    std::vector<LinearLayout::DimBases> bases = {
-        {"offset", std::vector<LinearLayout::Basis>(off.begin(), off.end())},
-        {"block", std::vector<LinearLayout::Basis>(blk.begin(), blk.end())}};
-    e.ll = LinearLayout::inferred(std::move(bases), standardOutDimNames(int(rank)));
-    e.alignment = unsigned(a.integer("alignment", 16));
-    return makeEncoding(e);
-  }
-  if (cls == "PaddedSharedLayout") {
-    Args a(call, {"interval_padding_pairs", "offset_bases", "block_bases", "cga_layout", "shape"});
-    PaddedSharedEncoding e;
-    auto *pairs = std::get_if<PyList>(&a.get("interval_padding_pairs").v);
-    if (!pairs)
-      throw std::invalid_argument("PaddedSharedLayout: interval_padding_pairs must be a list");
-    for (auto &p : *pairs) {
-      auto *pl = std::get_if<PyList>(&p.v);
-      if (!pl || pl->size() != 2)
-        throw std::invalid_argument("PaddedSharedLayout: pairs are [interval, padding]");
-      auto *i = std::get_if<int64_t>(&(*pl)[0].v);
-      auto *q = std::get_if<int64_t>(&(*pl)[1].v);
-      if (!i || !q)
-        throw std::invalid_argument("PaddedSharedLayout: pairs are [interval, padding]");
-      // Out of range as 0, refused by validateEncoding as the attribute's is.
-      auto field = [](int64_t v) { return v > 0 && v < (int64_t(1) << 30) ? unsigned(v) : 0u; };
-      e.intervalPaddings.emplace_back(field(*i), field(*q));
-    }
-    Bases blk = a.has("block_bases") ? a.bases("block_bases") : a.bases("cga_layout");
-    e.linear = namedLayout({{"offset", a.bases("offset_bases")}, {"block", blk}}, a.ints("shape"));
-    return makeEncoding(e);
   }
   if (cls == "TensorMemoryLayout") {
     Args a(call, {"block", "col_stride", "cta_split_num", "two_ctas"});

@@ -17,7 +17,6 @@
 
 #include <fmt/format.h>
 #include <llvm/ADT/ScopeExit.h>
-#include <llvm/ADT/StringSet.h>
 #include <llvm/Support/raw_ostream.h>
 
 namespace tilexform::ir {
@@ -163,18 +162,6 @@ std::vector<unsigned> uintList(DialectAsmParser &p, Attribute a, StringRef key, 
   return out;
 }
 
-bool isPermutationOf(const std::vector<unsigned> &order, unsigned rank) {
-  std::vector<bool> seen(rank, false);
-  if (order.size() != rank)
-    return false;
-  for (unsigned o : order) {
-    if (o >= rank || seen[o])
-      return false;
-    seen[o] = true;
-  }
-  return true;
-}
-
 Bases basesList(DialectAsmParser &p, Attribute a, StringRef key, bool &ok) {
   Bases out;
   auto arr = dyn_cast_or_null<ArrayAttr>(a);
@@ -294,63 +281,13 @@ struct CgaFields {
   }
 };
 
-LinearLayout namedLinear(std::vector<std::pair<std::string, Bases>> dims, unsigned rank) {
-  std::vector<LinearLayout::DimBases> bases;
-  for (auto &[n, b] : dims)
-    bases.emplace_back(n, std::vector<LinearLayout::Basis>(b.begin(), b.end()));
-  return LinearLayout::inferred(std::move(bases), standardOutDimNames(int(rank)));
-}
-
-// The rank all bases share, or false (with the error) when they disagree.
-bool basesRank(DialectAsmParser &p, const std::vector<const Bases *> &all, unsigned &rank) {
-  std::string err = validateBasesRank(all, rank);
-  if (!err.empty()) {
-    p.emitError(p.getNameLoc(), err);
-    return false;
-  }
-  return true;
-}
-
-// An integer the parser read as int64, as the model's unsigned field: a
-// value out of range becomes 0, which validateEncoding refuses as it
-// refuses 0, so both spellings of one bad value get one message.
-unsigned positiveOrZero(int64_t v) { return v > 0 && v < (int64_t(1) << 30) ? unsigned(v) : 0u; }
-
-// MLIR's K for the pre-3.6 two-element amd_mfma instrShape (16-bit operands).
-unsigned legacyMfmaK(unsigned version, unsigned m) {
-  bool cdna4 = version >= 4;
-  if (m == 32)
-    return cdna4 ? 16 : 8;
-  if (m == 16)
-    return cdna4 ? 32 : 16;
-  return 4;
-}
-
-// The `offset`/`block` bases of shared_linear and the long padded_shared
-// form; any other key is an error.
-bool offsetBlockBases(DialectAsmParser &p, DictionaryAttr dict, Bases &off, Bases &blk, bool &ok) {
-  for (auto nv : dict) {
-    StringRef k = nv.getName().strref();
-    if (k == "offset")
-      off = basesList(p, nv.getValue(), k, ok);
-    else if (k == "block")
-      blk = basesList(p, nv.getValue(), k, ok);
-    else {
-      p.emitError(p.getNameLoc(), "unexpected key: ") << k;
-      return false;
-    }
-    if (!ok)
-      return false;
-  }
-  return true;
-}
-
 // An attribute body as a kind of kindTable() reads it: the accessors above,
 // errors at the parser's position.
 class DictFields : public AttrFields {
 public:
-  DictFields(DialectAsmParser &p, DictionaryAttr dict, CgaFields &cga)
-      : p_(p), dict_(dict), cga_(cga) {}
+  DictFields(DialectAsmParser &p, DictionaryAttr dict, CgaFields &cga, int64_t alignment,
+             const std::vector<std::pair<int64_t, int64_t>> &paddings)
+      : p_(p), dict_(dict), cga_(cga), alignment_(alignment), paddings_(paddings) {}
   std::vector<std::string> keys() const override {
     std::vector<std::string> out;
     for (auto nv : dict_)
@@ -374,418 +311,76 @@ public:
     auto d = dyn_cast_or_null<DictionaryAttr>(dict_.get(key));
     if (!d)
       return nullptr;
-    return std::make_unique<DictFields>(p_, d, cga_);
+    return std::make_unique<DictFields>(p_, d, cga_, alignment_, paddings_);
   }
+  EncodingPtr encoding(const std::string &key) override {
+    return encodingValue(p_, dict_.get(key), key);
+  }
+  std::string typeText(const std::string &key) override {
+    auto t = dyn_cast_or_null<TypeAttr>(dict_.get(key));
+    if (!t)
+      return "";
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    t.getValue().print(os);
+    return s;
+  }
+  std::string text() const override { return "#ttg." + p_.getFullSymbolSpec().str(); }
+  int64_t alignment() const override { return alignment_; }
+  const std::vector<std::pair<int64_t, int64_t>> &paddings() const override { return paddings_; }
   bool takeCga(const std::string &key, bool &ok) override {
     return cga_.take(p_, key, dict_.get(key), ok);
   }
   std::optional<CGALayout> finishCga(unsigned rank) override { return cga_.finish(p_, rank); }
+  unsigned cgaRank() const override { return cga_.legacyRank(); }
   void error(const std::string &message) override { p_.emitError(p_.getNameLoc(), message); }
 
 private:
   DialectAsmParser &p_;
   DictionaryAttr dict_;
   CgaFields &cga_;
+  int64_t alignment_;
+  const std::vector<std::pair<int64_t, int64_t>> &paddings_;
 };
 
-Attribute parseLayoutBody(DialectAsmParser &p, StringRef mnemonic) {
-  MLIRContext *ctx = p.getContext();
-  bool ok = true;
-  auto finish = [&](auto enc) -> Attribute {
-    if (!ok)
-      return {};
-    auto made = [&] {
-      if constexpr (std::is_same_v<decltype(enc), Encoding>)
-        return std::make_shared<const Encoding>(std::move(enc));
-      else
-        return makeEncoding(std::move(enc));
-    }();
-    std::string invalid = validateEncoding(*made);
-    if (!invalid.empty()) {
-      p.emitError(p.getNameLoc(), invalid);
-      return {};
-    }
-    return LayoutEncodingAttr::get(ctx, made);
-  };
-
-  if (mnemonic == "padded_shared") {
-    PaddedSharedEncoding e;
+// `#ttg.<mnemonic><...>`: the syntax around the dictionary read here, the
+// fields read by the kind, the result validated.
+Attribute parseLayoutBody(DialectAsmParser &p, const KindInfo &kind) {
+  DictionaryAttr dict;
+  int64_t alignment = 0;
+  std::vector<std::pair<int64_t, int64_t>> paddings;
+  if (kind.attrSyntax == AttrSyntax::PaddingsDict) {
     if (p.parseLess() || p.parseLSquare())
       return {};
     do {
       int64_t interval, pad;
       if (p.parseInteger(interval) || p.parseColon() || p.parsePlus() || p.parseInteger(pad))
         return {};
-      e.intervalPaddings.emplace_back(positiveOrZero(interval), positiveOrZero(pad));
+      paddings.emplace_back(interval, pad);
     } while (succeeded(p.parseOptionalComma()));
-    DictionaryAttr dict;
     if (p.parseRSquare() || p.parseAttribute(dict) || p.parseGreater())
       return {};
-    if (dict.get("offset") || dict.get("block")) {
-      Bases off, blk;
-      if (!offsetBlockBases(p, dict, off, blk, ok))
-        return {};
-      unsigned rank = 0;
-      if (!ok || !basesRank(p, {&off, &blk}, rank))
-        return {};
-      e.linear = namedLinear({{"offset", off}, {"block", blk}}, rank);
-      return finish(e);
-    }
-    std::vector<unsigned> order, shape;
-    for (auto nv : dict) {
-      StringRef k = nv.getName().strref();
-      if (k == "order")
-        order = uintList(p, nv.getValue(), k, ok);
-      else if (k == "shape")
-        shape = uintList(p, nv.getValue(), k, ok);
-      else if (k == "CTAsPerCGA" || k == "CTASplitNum" || k == "CTAOrder")
-        continue; // pre-3.6 padded layouts only allowed one CTA
-      else {
-        p.emitError(p.getNameLoc(), "unexpected key: ") << k;
-        return {};
-      }
-    }
-    if (!ok)
+  } else {
+    if (p.parseLess() || p.parseAttribute(dict))
       return {};
-    if (shape.empty() && !order.empty()) {
-      // The 3.5 form: the shape comes from the memdesc that uses it.
-      e.orderOnly = order;
-      return finish(e);
-    }
-    if (order.size() != shape.size() || order.empty()) {
-      p.emitError(p.getNameLoc(), "padded_shared needs 'order' and 'shape' of the same rank");
+    if (kind.attrSyntax == AttrSyntax::DictAlignment &&
+        (p.parseComma() || p.parseKeyword("alignment") || p.parseEqual() ||
+         p.parseInteger(alignment)))
       return {};
-    }
-    for (unsigned d : shape)
-      if (d == 0 || (d & (d - 1)) != 0) {
-        p.emitError(p.getNameLoc(), "padded_shared 'shape' entries must be powers of two");
-        return {};
-      }
-    if (!isPermutationOf(order, unsigned(shape.size()))) {
-      p.emitError(p.getNameLoc(), "padded_shared 'order' must be a permutation of the dims");
+    if (p.parseGreater())
       return {};
-    }
-    e.linear = paddedIdentity(std::vector<int32_t>(shape.begin(), shape.end()), order);
-    return finish(e);
   }
-
-  DictionaryAttr dict;
-  if (p.parseLess() || p.parseAttribute(dict))
-    return {};
-  unsigned alignment = 0;
-  if (mnemonic == "shared_linear") {
-    int64_t a;
-    if (p.parseComma() || p.parseKeyword("alignment") || p.parseEqual() || p.parseInteger(a))
-      return {};
-    alignment = positiveOrZero(a);
-  }
-  if (p.parseGreater())
-    return {};
-
   CgaFields cga;
-  if (const KindInfo *kind = kindOfMnemonic(mnemonic.str())) {
-    DictFields fields(p, dict, cga);
-    EncodingPtr enc = kind->parseAttr(fields);
-    if (!enc)
-      return {};
-    return finish(*enc);
+  DictFields fields(p, dict, cga, alignment, paddings);
+  EncodingPtr enc = kind.parseAttr(fields);
+  if (!enc)
+    return {};
+  std::string invalid = validateEncoding(*enc);
+  if (!invalid.empty()) {
+    p.emitError(p.getNameLoc(), invalid);
+    return {};
   }
-  if (mnemonic == "blocked") {
-    BlockedEncoding e;
-    for (auto nv : dict) {
-      StringRef k = nv.getName().strref();
-      Attribute v = nv.getValue();
-      if (k == "sizePerThread")
-        e.sizePerThread = uintList(p, v, k, ok);
-      else if (k == "threadsPerWarp")
-        e.threadsPerWarp = uintList(p, v, k, ok);
-      else if (k == "warpsPerCTA")
-        e.warpsPerCTA = uintList(p, v, k, ok);
-      else if (k == "order")
-        e.order = uintList(p, v, k, ok);
-      else if (!cga.take(p, k, v, ok)) {
-        p.emitError(p.getNameLoc(), "unexpected key: ") << k;
-        return {};
-      }
-    }
-    size_t r = e.order.size();
-    auto c = ok ? cga.finish(p, unsigned(r)) : std::nullopt;
-    if (!c)
-      return {};
-    e.cga = *c;
-    return finish(e);
-  }
-  if (mnemonic == "slice") {
-    SliceEncoding e;
-    bool haveDim = false;
-    for (auto nv : dict) {
-      StringRef k = nv.getName().strref();
-      if (k == "dim")
-        haveDim = ok = uintValue(p, nv.getValue(), k, e.dim);
-      else if (k == "parent") {
-        e.parent = encodingValue(p, nv.getValue(), k);
-        ok = ok && e.parent;
-      } else {
-        p.emitError(p.getNameLoc(), "unexpected key: ") << k;
-        return {};
-      }
-      if (!ok)
-        return {};
-    }
-    if (!haveDim || !e.parent) {
-      p.emitError(p.getNameLoc(), "slice needs 'dim' and 'parent'");
-      return {};
-    }
-    return finish(e);
-  }
-  if (mnemonic == "dot_op") {
-    DotOperandEncoding e;
-    bool haveIdx = false;
-    for (auto nv : dict) {
-      StringRef k = nv.getName().strref();
-      if (k == "opIdx")
-        haveIdx = ok = uintValue(p, nv.getValue(), k, e.opIdx);
-      else if (k == "kWidth")
-        ok = uintValue(p, nv.getValue(), k, e.kWidth);
-      else if (k == "parent") {
-        e.parent = encodingValue(p, nv.getValue(), k);
-        ok = e.parent != nullptr;
-      } else if (k == "isMMAv1Row") {
-        continue; // Volta's operand order, meaningful only for the unmodelled v1 parent
-      } else {
-        p.emitError(p.getNameLoc(), "unexpected key: ") << k;
-        return {};
-      }
-      if (!ok)
-        return {};
-    }
-    if (!haveIdx || !e.parent) {
-      p.emitError(p.getNameLoc(), "dot_op needs 'opIdx' (0 or 1) and 'parent'");
-      return {};
-    }
-    return finish(e);
-  }
-  if (mnemonic == "nvidia_mma") {
-    NvidiaMmaEncoding e;
-    for (auto nv : dict) {
-      StringRef k = nv.getName().strref();
-      Attribute v = nv.getValue();
-      if (k == "versionMajor")
-        ok = uintValue(p, v, k, e.versionMajor);
-      else if (k == "versionMinor")
-        ok = uintValue(p, v, k, e.versionMinor);
-      else if (k == "warpsPerCTA")
-        e.warpsPerCTA = uintList(p, v, k, ok);
-      else if (k == "instrShape")
-        e.instrShape = uintList(p, v, k, ok);
-      else
-        cga.take(p, k, v, ok); // Triton ignores unknown keys here
-      if (!ok)
-        return {};
-    }
-    // Volta's MMA (version 1) was removed from Triton in 2024 and is not
-    // modelled: kept by name, as another backend's layout is.
-    if (e.versionMajor == 1) {
-      std::string text = "#ttg." + p.getFullSymbolSpec().str();
-      return LayoutEncodingAttr::get(p.getContext(),
-                                     makeEncoding(OpaqueEncoding{"ttg.nvidia_mma_v1", text}), text);
-    }
-    // Before instrShape was written, version 2 meant Ampere's m16n8 tile
-    // (Triton's getMMAv2InstrShape then), with a leading 1 per batch dim.
-    if (e.instrShape.empty() && e.versionMajor == 2 && !e.warpsPerCTA.empty()) {
-      e.instrShape.assign(e.warpsPerCTA.size() - std::min<size_t>(e.warpsPerCTA.size(), 2), 1);
-      e.instrShape.push_back(16);
-      e.instrShape.push_back(8);
-    }
-    auto c = cga.finish(p, unsigned(e.warpsPerCTA.size()));
-    if (!c)
-      return {};
-    e.cga = *c;
-    return finish(e);
-  }
-  if (mnemonic == "amd_mfma") {
-    AmdMfmaEncoding e;
-    bool haveTransposed = false, haveVersion = false, haveWarps = false, haveInstr = false;
-    for (auto nv : dict) {
-      StringRef k = nv.getName().strref();
-      Attribute v = nv.getValue();
-      if (k == "version" || k == "versionMajor")
-        haveVersion = ok = uintValue(p, v, k, e.version);
-      else if (k == "versionMinor")
-        continue;
-      else if (k == "warpsPerCTA")
-        e.warpsPerCTA = uintList(p, v, k, ok), haveWarps = true;
-      else if (k == "instrShape")
-        e.instrShape = uintList(p, v, k, ok), haveInstr = true;
-      else if (k == "isTransposed" || k == "isTranspose") // older hand-written spelling
-        haveTransposed = ok = boolValue(p, v, k, e.isTransposed);
-      else if (k == "tilesPerWarp")
-        e.tilesPerWarp = uintList(p, v, k, ok);
-      else if (k == "elementBitWidth")
-        ok = uintValue(p, v, k, e.elementBitWidth);
-      else if (k == "elementType") {
-        auto t = dyn_cast<TypeAttr>(v);
-        e.elementBitWidth = t && t.getValue().isF64() ? 64 : 32;
-      } else
-        cga.take(p, k, v, ok);
-      if (!ok)
-        return {};
-    }
-    // Before `version` (and `versionMajor`) were required, Triton's parser
-    // left an absent version at 0.
-    if (!haveVersion && haveWarps && haveInstr)
-      haveVersion = true;
-    if (!haveVersion || !haveWarps || !haveInstr || !haveTransposed) {
-      p.emitError(p.getNameLoc(), "amd_mfma needs 'version', 'warpsPerCTA', 'instrShape' and "
-                                  "'isTransposed'");
-      return {};
-    }
-    if (e.instrShape.size() == 2)
-      e.instrShape.push_back(legacyMfmaK(e.version, e.instrShape[0]));
-    if (std::all_of(e.tilesPerWarp.begin(), e.tilesPerWarp.end(),
-                    [](unsigned t) { return t == 1; }))
-      e.tilesPerWarp.clear();
-    auto c = cga.finish(p, unsigned(e.warpsPerCTA.size()));
-    if (!c)
-      return {};
-    e.cga = *c;
-    return finish(e);
-  }
-  if (mnemonic == "linear" || mnemonic == "generic_linear") {
-    Bases regs, lanes, warps, blocks;
-    bool have[4] = {false, false, false, false};
-    for (auto nv : dict) {
-      StringRef k = nv.getName().strref();
-      if (k == "register")
-        regs = basesList(p, nv.getValue(), k, ok), have[0] = true;
-      else if (k == "lane")
-        lanes = basesList(p, nv.getValue(), k, ok), have[1] = true;
-      else if (k == "warp")
-        warps = basesList(p, nv.getValue(), k, ok), have[2] = true;
-      else if (k == "block")
-        blocks = basesList(p, nv.getValue(), k, ok), have[3] = true;
-      else {
-        p.emitError(p.getNameLoc(), "unexpected key: ") << k;
-        return {};
-      }
-      if (!ok)
-        return {};
-    }
-    const char *names[] = {"register", "lane", "warp", "block"};
-    for (int i = 0; i < 4; ++i)
-      if (!have[i]) {
-        p.emitError(p.getNameLoc(), "Expected basis of '") << names[i] << "' not found";
-        return {};
-      }
-    unsigned rank = 0;
-    if (!basesRank(p, {&regs, &lanes, &warps, &blocks}, rank))
-      return {};
-    LinearEncoding e;
-    e.generic = mnemonic == "generic_linear";
-    e.ll = namedLinear({{"register", regs}, {"lane", lanes}, {"warp", warps}, {"block", blocks}},
-                       rank);
-    return finish(e);
-  }
-  if (mnemonic == "swizzled_shared" || mnemonic == "amd_rotating_shared" || mnemonic == "shared") {
-    LegacySharedEncoding e;
-    for (auto nv : dict) {
-      StringRef k = nv.getName().strref();
-      Attribute v = nv.getValue();
-      if (k == "vec")
-        ok = uintValue(p, v, k, e.vec);
-      else if (k == "perPhase")
-        ok = uintValue(p, v, k, e.perPhase);
-      else if (k == "maxPhase")
-        ok = uintValue(p, v, k, e.maxPhase);
-      else if (k == "order")
-        e.order = uintList(p, v, k, ok);
-      else if (k == "hasLeadingOffset" && mnemonic == "shared")
-        ok = boolValue(p, v, k, e.hasLeadingOffset);
-      else if (!cga.take(p, k, v, ok)) {
-        p.emitError(p.getNameLoc(), "unexpected key: ") << k;
-        return {};
-      }
-      if (!ok)
-        return {};
-    }
-    auto c = cga.finish(p, unsigned(e.order.size()));
-    if (!c)
-      return {};
-    e.cga = *c;
-    if (mnemonic == "shared")
-      return finish(e);
-    SwizzledSharedEncoding s;
-    s.vec = e.vec;
-    s.perPhase = e.perPhase;
-    s.maxPhase = e.maxPhase;
-    s.order = e.order;
-    s.cga = e.cga;
-    s.rotating = mnemonic == "amd_rotating_shared";
-    return finish(s);
-  }
-  if (mnemonic == "nvmma_shared") {
-    NVMMASharedEncoding e;
-    bool haveSwizzle = false, haveBits = false, haveRank = false;
-    for (auto nv : dict) {
-      StringRef k = nv.getName().strref();
-      Attribute v = nv.getValue();
-      if (k == "swizzlingByteWidth")
-        haveSwizzle = ok = uintValue(p, v, k, e.swizzlingByteWidth);
-      else if (k == "transposed")
-        ok = boolValue(p, v, k, e.transposed);
-      else if (k == "elementBitWidth")
-        haveBits = ok = uintValue(p, v, k, e.elementBitWidth);
-      else if (k == "fp4Padded")
-        ok = boolValue(p, v, k, e.fp4Padded);
-      else if (k == "rank")
-        haveRank = ok = uintValue(p, v, k, e.rank);
-      else if (!cga.take(p, k, v, ok)) {
-        p.emitError(p.getNameLoc(), "unexpected key: ") << k;
-        return {};
-      }
-      if (!ok)
-        return {};
-    }
-    if (!haveSwizzle) {
-      p.emitError(p.getNameLoc(), "nvmma_shared needs 'swizzlingByteWidth' and 'elementBitWidth'");
-      return {};
-    }
-    if (!haveRank && cga.legacyRank())
-      e.rank = cga.legacyRank();
-    auto c = cga.finish(p, e.rank);
-    if (!c)
-      return {};
-    e.cga = *c;
-    if (!haveBits || e.elementBitWidth == 0) {
-      // Written before elementBitWidth moved into the attribute (early
-      // 2025), or as 0: the width is the element type's, known at each
-      // memdesc that uses it, exactly as for the older #ttg.shared with
-      // hasLeadingOffset. Its other fields are checked as written, with a
-      // stand-in width.
-      NVMMASharedEncoding written = e;
-      written.elementBitWidth = 16;
-      if (std::string invalid = validateEncoding(Encoding{written}); !invalid.empty()) {
-        p.emitError(p.getNameLoc(), invalid);
-        return {};
-      }
-      return finish(legacySharedOf(e));
-    }
-    return finish(e);
-  }
-  if (mnemonic == "shared_linear") {
-    Bases off, blk;
-    if (!offsetBlockBases(p, dict, off, blk, ok))
-      return {};
-    unsigned rank = 0;
-    if (!basesRank(p, {&off, &blk}, rank))
-      return {};
-    SharedLinearEncoding e;
-    e.ll = namedLinear({{"offset", off}, {"block", blk}}, rank);
-    e.alignment = alignment;
-    return finish(e);
-  }
-  p.emitError(p.getNameLoc(), "unknown layout '") << mnemonic << "'";
-  return {};
+  return LayoutEncodingAttr::get(p.getContext(), enc);
 }
 
 // How deep unknown bodies may nest inside unknown bodies. Each level reads
@@ -846,14 +441,6 @@ bool skipOpaqueBody(DialectAsmParser &p) {
     return false;
   }
   return true;
-}
-
-const llvm::StringSet<> &layoutMnemonics() {
-  static const llvm::StringSet<> set = {
-      "blocked",  "slice",        "dot_op",         "nvidia_mma",      "amd_mfma",
-      "amd_wmma", "linear",       "generic_linear", "swizzled_shared", "amd_rotating_shared",
-      "shared",   "nvmma_shared", "shared_linear",  "padded_shared"};
-  return set;
 }
 
 // ---- type bodies ------------------------------------------------------------
@@ -1052,8 +639,9 @@ public:
       }
       return (*aliasTable_)[index];
     }
-    if (canonical_ == "ttg" && layoutMnemonics().contains(mnemonic))
-      return parseLayoutBody(p, mnemonic);
+    if (canonical_ == "ttg")
+      if (const KindInfo *kind = kindOfMnemonic(mnemonic.str()); kind && kind->parseAttr)
+        return parseLayoutBody(p, *kind);
     if (!skipOpaqueBody(p))
       return {};
     std::string text = "#" + canonical_ + "." + spec;

@@ -5,12 +5,31 @@ namespace tilexform::layout {
 
 // One function per kind, in src/layout/kinds/<Kind>.cpp.
 namespace kinds {
+KindInfo blockedKind();
+KindInfo sliceKind();
+KindInfo dotOperandKind();
+KindInfo nvidiaMmaKind();
+KindInfo amdMfmaKind();
 KindInfo amdWmmaKind();
+KindInfo linearKind();
+KindInfo genericLinearKind();
+KindInfo swizzledSharedKind();
+KindInfo amdRotatingSharedKind();
+KindInfo nvmmaSharedKind();
+KindInfo sharedLinearKind();
+KindInfo paddedSharedKind();
+KindInfo legacySharedKind();
 } // namespace kinds
 
 const std::vector<KindInfo> &kindTable() {
   static const std::vector<KindInfo> table = {
-      kinds::amdWmmaKind(),
+      kinds::blockedKind(),        kinds::sliceKind(),
+      kinds::dotOperandKind(),     kinds::nvidiaMmaKind(),
+      kinds::amdMfmaKind(),        kinds::amdWmmaKind(),
+      kinds::linearKind(),         kinds::genericLinearKind(),
+      kinds::swizzledSharedKind(), kinds::amdRotatingSharedKind(),
+      kinds::nvmmaSharedKind(),    kinds::sharedLinearKind(),
+      kinds::paddedSharedKind(),   kinds::legacySharedKind(),
   };
   return table;
 }
@@ -32,7 +51,7 @@ const KindInfo *kindOfGluonClass(const std::string &cls) {
 const KindInfo *kindOf(const Encoding &enc) {
   size_t index = enc.value.index();
   for (const KindInfo &k : kindTable())
-    if (k.variant == index)
+    if (k.variant == index && (!k.accepts || k.accepts(enc)))
       return &k;
   return nullptr;
 }

@@ -4,7 +4,18 @@
 
 #include "tilexform/layout/CGALayout.h"
 #include "tilexform/layout/LinearLayout.h"
+#include "tilexform/layout/kinds/AmdMfma.h"
 #include "tilexform/layout/kinds/AmdWmma.h"
+#include "tilexform/layout/kinds/Blocked.h"
+#include "tilexform/layout/kinds/DotOperand.h"
+#include "tilexform/layout/kinds/LegacyShared.h"
+#include "tilexform/layout/kinds/Linear.h"
+#include "tilexform/layout/kinds/NvidiaMma.h"
+#include "tilexform/layout/kinds/NvmmaShared.h"
+#include "tilexform/layout/kinds/PaddedShared.h"
+#include "tilexform/layout/kinds/SharedLinear.h"
+#include "tilexform/layout/kinds/Slice.h"
+#include "tilexform/layout/kinds/SwizzledShared.h"
 
 #include <memory>
 #include <string>
@@ -15,94 +26,6 @@ namespace tilexform::layout {
 
 struct Encoding;
 using EncodingPtr = std::shared_ptr<const Encoding>;
-
-struct BlockedEncoding {
-  std::vector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA, order;
-  CGALayout cga;
-  bool operator==(const BlockedEncoding &) const = default;
-};
-
-struct SliceEncoding {
-  unsigned dim = 0;
-  EncodingPtr parent;
-  bool operator==(const SliceEncoding &o) const;
-};
-
-struct DotOperandEncoding {
-  unsigned opIdx = 0;
-  EncodingPtr parent;
-  unsigned kWidth = 0;
-  bool operator==(const DotOperandEncoding &o) const;
-};
-
-struct NvidiaMmaEncoding {
-  unsigned versionMajor = 2, versionMinor = 0;
-  std::vector<unsigned> warpsPerCTA;
-  CGALayout cga;
-  std::vector<unsigned> instrShape;
-  bool operator==(const NvidiaMmaEncoding &) const = default;
-};
-
-struct AmdMfmaEncoding {
-  unsigned version = 0;
-  std::vector<unsigned> warpsPerCTA;
-  std::vector<unsigned> instrShape; // [M, N, K]
-  bool isTransposed = false;
-  CGALayout cga;
-  std::vector<unsigned> tilesPerWarp; // empty = all ones
-  unsigned elementBitWidth = 32;
-  bool operator==(const AmdMfmaEncoding &) const = default;
-};
-
-struct LinearEncoding {
-  LinearLayout ll; // register, lane, warp, block -> dim0..
-  bool generic = false;
-  bool operator==(const LinearEncoding &) const = default;
-};
-
-/// swizzled_shared and amd_rotating_shared share their fields.
-struct SwizzledSharedEncoding {
-  unsigned vec = 1, perPhase = 1, maxPhase = 1;
-  std::vector<unsigned> order;
-  CGALayout cga;
-  bool rotating = false; // amd_rotating_shared
-  bool operator==(const SwizzledSharedEncoding &) const = default;
-};
-
-struct NVMMASharedEncoding {
-  unsigned swizzlingByteWidth = 0;
-  bool transposed = false;
-  unsigned elementBitWidth = 16;
-  bool fp4Padded = false;
-  unsigned rank = 2;
-  CGALayout cga;
-  bool operator==(const NVMMASharedEncoding &) const = default;
-};
-
-struct SharedLinearEncoding {
-  LinearLayout ll; // offset, block -> dim0..
-  unsigned alignment = 16;
-  bool operator==(const SharedLinearEncoding &) const = default;
-};
-
-struct PaddedSharedEncoding {
-  std::vector<std::pair<unsigned, unsigned>> intervalPaddings;
-  LinearLayout linear; // offset, block -> dim0..
-  /// The 3.5 form `{order = [...]}` without a shape: the identity in this
-  /// order over the memdesc's shape, built where a memdesc uses it.
-  std::vector<unsigned> orderOnly;
-  bool operator==(const PaddedSharedEncoding &) const = default;
-};
-
-/// Pre-3.3 `#triton_gpu.shared<{..., hasLeadingOffset}>`: which modern kind
-/// it means depends on the element type, so it is resolved at the memdesc.
-struct LegacySharedEncoding {
-  unsigned vec = 1, perPhase = 1, maxPhase = 1;
-  std::vector<unsigned> order;
-  CGALayout cga;
-  bool hasLeadingOffset = false;
-  bool operator==(const LegacySharedEncoding &) const = default;
-};
 
 /// Encodings tilexform reads but has no linear layout for (tensor memory,
 /// Gluon placeholders, partitioned shared): kept by their text.

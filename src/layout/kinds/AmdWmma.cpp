@@ -117,7 +117,7 @@ EncodingPtr parseAttr(AttrFields &f) {
   return makeEncoding(e);
 }
 
-std::string print(const Encoding &enc) {
+std::string print(const Encoding &enc, const AttrPrinter &) {
   const auto &e = *enc.as<AmdWmmaEncoding>();
   std::string s =
       fmt::format("#ttg.amd_wmma<{{version = {}, isTranspose = {}, warpsPerCTA = {}{}", e.version,
@@ -199,20 +199,69 @@ LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
   return combineCtaCgaWithShape(cta, cgaToLinearLayout(e.cga, rank), shape);
 }
 
+unsigned rank(const Encoding &enc) {
+  return unsigned(enc.as<AmdWmmaEncoding>()->warpsPerCTA.size());
+}
+
+unsigned warps(const Encoding &enc) {
+  unsigned p = 1;
+  for (auto x : enc.as<AmdWmmaEncoding>()->warpsPerCTA)
+    p *= x;
+  return p;
+}
+
+// An operand of a WMMA: kWidth registers along K, the tile's non-K dim over
+// lanes (version 1 repeats the K half over the upper lanes, later versions
+// split K between them), warps broadcast along K.
+LinearLayout dotOperandLinear(const Encoding &parent, const DotOperandEncoding &e,
+                              const std::vector<int64_t> &shape) {
+  const auto *w = parent.as<AmdWmmaEncoding>();
+  unsigned rank = unsigned(shape.size());
+  auto names = standardOutDimNames(int(rank));
+  if (w->warpsPerCTA.size() != rank)
+    fail("dot_op parent rank differs from the tensor rank");
+  auto order = orderForDotOperand(e.opIdx, rank, true);
+  std::string dimK = names[order[0]], dimNonK = names[order[1]];
+  std::vector<unsigned> instr = w->instrShape.empty() ? kDefaultInstr : w->instrShape;
+  int32_t kDim = int32_t(instr.at(2));
+  int32_t nonKDim = int32_t(e.opIdx == 0 ? instr.at(0) : instr.at(1));
+  int32_t kWidth = int32_t(e.kWidth);
+  if (kWidth == 0)
+    fail("dot_op with an amd_wmma parent needs kWidth");
+  int32_t depth = 32 / nonKDim;
+  auto tile = LinearLayout::identity1D(kWidth, "register", dimK) *
+              LinearLayout::identity1D(nonKDim, "lane", dimNonK);
+  tile *= w->version == 1 ? LinearLayout::zeros1D(depth, "lane", dimK)
+                          : LinearLayout::identity1D(depth, "lane", dimK);
+  tile *= LinearLayout::identity1D(kDim / (depth * kWidth), "register", dimK);
+  if (rank == 3) {
+    tile *= LinearLayout::identity1D(1, "register", names[order[2]]);
+    tile *= LinearLayout::identity1D(1, "lane", names[order[2]]);
+  }
+  unsigned kIdx = e.opIdx == 0 ? rank - 1 : rank - 2;
+  auto warps = broadcastedDotOperandLayout(w->warpsPerCTA, matrixOrder(rank, true), kIdx, "warp");
+  auto repNames = permuteNames(names, orderForDotOperand(e.opIdx, rank, true));
+  auto cta = tile.transposeOuts(repNames) * warps.transposeOuts(repNames);
+  return combineCtaCgaWithShape(cta, dotOperandCga(w->cga, e.opIdx, rank), shape);
+}
+
 } // namespace
 
 KindInfo amdWmmaKind() {
-  return {"amd_wmma",
-          "AMDWMMALayout",
-          withGluonCgaFields(
+  return {.mnemonic = "amd_wmma",
+          .gluonClass = "AMDWMMALayout",
+          .gluonFields = withGluonCgaFields(
               {"version", "transposed", "warps_per_cta", "instr_shape", "tiles_per_warp"}),
-          variantIndexOf<AmdWmmaEncoding>(),
-          parseAttr,
-          print,
-          parseGluon,
-          emitGluon,
-          validate,
-          linear};
+          .variant = variantIndexOf<AmdWmmaEncoding>(),
+          .parseAttr = parseAttr,
+          .print = print,
+          .parseGluon = parseGluon,
+          .emitGluon = emitGluon,
+          .validate = validate,
+          .linear = linear,
+          .rank = rank,
+          .warps = warps,
+          .dotOperandLinear = dotOperandLinear};
 }
 
 } // namespace tilexform::layout::kinds
