@@ -1,5 +1,6 @@
 #include "tilexform/analysis/CompiledOps.h"
 #include "tilexform/ir/Dialects.h"
+#include "tilexform/layout/Encoding.h"
 
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
@@ -40,6 +41,25 @@ int singleSlotRingIndices(const ir::Module &m) {
   return n;
 }
 
+/// convert_layout ops between two spellings of one linear layout.
+int trivialConverts(const ir::Module &m) {
+  int n = 0;
+  m.walk([&](const ir::Operation *op) {
+    if (op->name != "ttg.convert_layout" || op->operands.empty() || op->results.empty())
+      return;
+    mlir::Type from = op->operands[0]->type, to = op->results[0]->type;
+    auto a = ir::encodingOf(from), b = ir::encodingOf(to);
+    auto shape = ir::layoutShapeOf(to);
+    if (a && b && !shape.empty() && shape == ir::layoutShapeOf(from) &&
+        layout::equivalentAt(*a, *b, shape))
+      ++n;
+  });
+  return n;
+}
+
+/// The hints AMD's block ping-pong pass writes into plain's TTGIR.
+constexpr const char *kScheduleHints[] = {"rocdl.s.setprio", "rocdl.sched.barrier"};
+
 int countOf(const std::map<std::string, int> &m, const char *op) {
   auto it = m.find(op);
   return it == m.end() ? 0 : it->second;
@@ -67,7 +87,32 @@ CompiledOpsComparison compareCompiledOps(const ir::Module &plain, const ir::Modu
   if (transposes > 0 && countOf(b, "amdg.in_thread_transpose") == 0 &&
       countOf(b, "ttg.convert_layout") - countOf(a, "ttg.convert_layout") >= transposes)
     c.known.push_back(CompiledDifference::InThreadTransposeAsConvert);
+  int moreConverts = countOf(b, "ttg.convert_layout") - countOf(a, "ttg.convert_layout") -
+                     (transposes > 0 ? transposes : 0);
+  if (moreConverts > 0 && trivialConverts(anchor) - trivialConverts(plain) >= moreConverts)
+    c.known.push_back(CompiledDifference::TrivialConvert);
+  int hints = 0, anchorHints = 0;
+  for (const char *h : kScheduleHints) {
+    hints += countOf(a, h);
+    anchorHints += countOf(b, h);
+  }
+  if (hints > anchorHints)
+    c.known.push_back(CompiledDifference::ScheduleHintsNotCarried);
   return c;
+}
+
+const char *compiledDifferenceName(CompiledDifference k) {
+  switch (k) {
+  case CompiledDifference::SingleSlotRingFolded:
+    return "single_slot_ring_folded";
+  case CompiledDifference::InThreadTransposeAsConvert:
+    return "in_thread_transpose_as_convert";
+  case CompiledDifference::ScheduleHintsNotCarried:
+    return "schedule_hints_not_carried";
+  case CompiledDifference::TrivialConvert:
+    return "trivial_convert";
+  }
+  return "";
 }
 
 std::string CompiledOpsComparison::summary() const {
@@ -83,6 +128,16 @@ std::string CompiledOpsComparison::summary() const {
     case CompiledDifference::InThreadTransposeAsConvert:
       parts.push_back("plain's amdg.in_thread_transpose is a convert_layout to the same layout in "
                       "the anchor (no Gluon builtin); both are register moves, lowered apart");
+      break;
+    case CompiledDifference::ScheduleHintsNotCarried:
+      parts.push_back("plain's ping-pong schedule hints (rocdl.s.setprio, rocdl.sched.barrier) "
+                      "are not in the anchor (Gluon cannot state them): the same work in another "
+                      "order");
+      break;
+    case CompiledDifference::TrivialConvert:
+      parts.push_back("the anchor's extra convert_layout ops are between two spellings of one "
+                      "layout (a transposed dot operand: Gluon's permute gives a #linear layout, "
+                      "plain's trans the operand layout itself): no data moves");
       break;
     }
   std::vector<std::string> counts;

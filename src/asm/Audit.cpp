@@ -736,8 +736,7 @@ std::vector<Loop> findLoops(const KernelListing &k) {
     return a.head != b.head ? a.head < b.head : a.latch > b.latch;
   });
   std::vector<bool> enclosesLoop;
-  nestLoops(
-      loops, [&](size_t i) { return !loops[i].spin; }, enclosesLoop);
+  nestLoops(loops, [&](size_t i) { return !loops[i].spin; }, enclosesLoop);
   for (size_t i = 0; i < loops.size(); ++i)
     loops[i].innermost = !enclosesLoop[i];
   return loops;
@@ -772,6 +771,11 @@ llvm::Expected<AuditReport> audit(const std::string &file, llvm::StringRef text,
     }
   } else if (kernels->size() == 1) {
     chosen = &kernels->front();
+  } else if (std::count_if(kernels->begin(), kernels->end(),
+                           [](const KernelListing &k) { return k.entry; }) == 1) {
+    // One kernel and the device functions it calls (noinline helpers).
+    chosen = &*std::find_if(kernels->begin(), kernels->end(),
+                            [](const KernelListing &k) { return k.entry; });
   } else {
     return choiceError(file, fmt::format("{} kernels in this listing; choose one with --kernel: {}",
                                          kernels->size(), llvm::join(names, ", ")));
@@ -831,8 +835,7 @@ llvm::Expected<AuditReport> audit(const std::string &file, llvm::StringRef text,
     for (size_t i : cands)
       isCand[i] = true;
     std::vector<bool> enclosesCand;
-    nestLoops(
-        r.loops, [&](size_t i) { return bool(isCand[i]); }, enclosesCand);
+    nestLoops(r.loops, [&](size_t i) { return bool(isCand[i]); }, enclosesCand);
     std::vector<size_t> inner;
     for (size_t i : cands)
       if (!enclosesCand[i])

@@ -132,7 +132,7 @@ bool isAmdBranch(llvm::StringRef op) { return op == "s_branch" || op.starts_with
 
 llvm::Expected<std::vector<KernelListing>> readAmd(const std::string &file, llvm::StringRef text) {
   // Functions named by directives, so that a plain label is not a kernel.
-  std::set<std::string> functions;
+  std::set<std::string> functions, entries;
   std::optional<std::string> arch;
   bool objdump = false;
   std::map<std::string, uint64_t> symbols;
@@ -144,6 +144,7 @@ llvm::Expected<std::vector<KernelListing>> readAmd(const std::string &file, llvm
         functions.insert(name.trim().str());
     } else if (t.consume_front(".amdhsa_kernel ")) {
       functions.insert(t.trim().str());
+      entries.insert(t.trim().str());
     } else if (t.starts_with(".amdgcn_target") || t.starts_with(".amdhsa_code_object_version")) {
       if (auto a = hw::archName(t))
         arch = a;
@@ -172,6 +173,8 @@ llvm::Expected<std::vector<KernelListing>> readAmd(const std::string &file, llvm
     cur = &kernels.back();
     cur->name = std::move(name);
     cur->isa = Isa::Amdgcn;
+    // With kernel descriptors, a function without one is a device function.
+    cur->entry = entries.empty() || entries.count(cur->name) != 0;
     cur->arch = arch;
     cur->startLine = lineNo;
     cur->endLine = lineNo;
@@ -416,7 +419,8 @@ llvm::Expected<std::vector<KernelListing>> readPtxListing(const std::string &fil
       return;
     }
     size_t entry = t.find(".entry ");
-    if (entry == llvm::StringRef::npos)
+    bool isEntry = entry != llvm::StringRef::npos;
+    if (!isEntry)
       entry = t.find(".func ");
     if (depth == 0 && entry != llvm::StringRef::npos) {
       llvm::StringRef rest = t.drop_front(entry).split(' ').second.trim();
@@ -427,6 +431,7 @@ llvm::Expected<std::vector<KernelListing>> readPtxListing(const std::string &fil
       cur = &kernels.back();
       cur->name = name;
       cur->isa = Isa::Ptx;
+      cur->entry = isEntry;
       cur->arch = arch;
       cur->startLine = lineNo;
       cur->endLine = lineNo;

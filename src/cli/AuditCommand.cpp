@@ -1,9 +1,11 @@
 // `tilexform audit FILE` and `tilexform audit --diff A B`: the hot-loop
 // instruction census of a kernel listing, and the difference of two.
+#include "tilexform/analysis/CompiledOps.h"
 #include "tilexform/analysis/Signature.h"
 #include "tilexform/asm/Audit.h"
 #include "tilexform/cli/Commands.h"
-#include "tilexform/cli/Output.h"
+#include "tilexform/cli/CommonOptions.h"
+#include "tilexform/cli/ReportView.h"
 #include "tilexform/hw/Target.h"
 #include "tilexform/support/InputError.h"
 #include "tilexform/support/InputKind.h"
@@ -19,9 +21,10 @@ namespace {
 struct AuditCliOptions {
   std::vector<std::string> files;
   std::vector<std::string> ttgir; // --diff: the two kernels' dumps, for the likely cause
-  std::string kernel, loop, arch, format = "text";
-  bool json = false, diff = false, full = false;
+  std::string kernel, loop;
+  bool diff = false, full = false;
   size_t maxStream = 400, opcodes = 12, maxSteps = 200;
+  CommonOptions common;
 } opts;
 
 char classSymbol(asmfile::InstrClass c) {
@@ -210,8 +213,8 @@ llvm::Expected<asmfile::AuditReport> auditFile(const std::string &path) {
     o.kernel = opts.kernel;
   if (!opts.loop.empty())
     o.loop = opts.loop;
-  if (!opts.arch.empty())
-    o.arch = opts.arch;
+  if (!opts.common.arch.empty())
+    o.arch = opts.common.arch;
   return asmfile::audit(path == "-" ? "<stdin>" : path, text, o);
 }
 
@@ -219,14 +222,15 @@ llvm::Expected<asmfile::AuditReport> auditFile(const std::string &path) {
 /// vendor its instruction set is (AMDGCN is AMD's, SASS and PTX NVIDIA's).
 /// Reported (64) when they differ, else 0.
 int refuseCrossVendorArch(const asmfile::AuditReport &r) {
-  if (opts.arch.empty())
+  const std::string &arch = opts.common.arch;
+  if (arch.empty())
     return 0;
-  auto option = hw::parseTarget(opts.arch);
+  auto option = hw::parseTarget(arch);
   if (!option)
     return 0;
   std::optional<std::string> conflict;
   if (r.kernel.arch)
-    conflict = hw::vendorConflict(r.file, *r.kernel.arch, "listing", opts.arch);
+    conflict = hw::vendorConflict(r.file, *r.kernel.arch, "listing", arch);
   else {
     bool amd = r.kernel.isa == asmfile::Isa::Amdgcn;
     std::string isa = llvm::StringRef(asmfile::isaName(r.kernel.isa)).upper();
@@ -273,41 +277,54 @@ void reportInto(Json &j, const asmfile::AuditReport &r) {
   j["whole"] = whole;
 }
 
+/// One listing's census.
+class AuditView : public ReportView {
+public:
+  explicit AuditView(const asmfile::AuditReport &r) : r_(r) {}
+
+  Json json() const override {
+    Json j = envelope("audit", Verdict::Audited, exitCodeFor("audit", Verdict::Audited));
+    reportInto(j, r_);
+    return j;
+  }
+
+  std::string text() const override {
+    const asmfile::AuditReport *r = &r_;
+    std::string out = fmt::format("audit: {}  kernel {} ({}{})\n", r->file, r->kernel.name,
+                                  asmfile::isaName(r->kernel.isa), r->arch ? ", " + *r->arch : "");
+    if (!r->otherKernels.empty())
+      out += fmt::format("  other kernels in this file: {}\n", llvm::join(r->otherKernels, ", "));
+    size_t spins = 0;
+    for (auto &l : r->loops)
+      spins += l.spin;
+    out += fmt::format("loops: {}{}\n", r->loops.size(),
+                       spins ? fmt::format(" ({} spin-wait)", spins) : std::string());
+    if (r->hotLoop) {
+      auto &l = r->loops[*r->hot];
+      out +=
+          fmt::format("hot loop: {}, lines {}-{} ({} instructions)\n  why: {}\n", l.label,
+                      r->hotLoop->startLine, r->hotLoop->endLine, r->hotLoop->instructions, r->why);
+      out += censusText(*r->hotLoop);
+    } else {
+      out += "hot loop: none (" + r->why + ")\n";
+    }
+    out += fmt::format("whole kernel: lines {}-{} ({} instructions)\n", r->whole.startLine,
+                       r->whole.endLine, r->whole.instructions);
+    out += censusText(r->whole);
+    return out;
+  }
+
+private:
+  const asmfile::AuditReport &r_;
+};
+
 int runOne() {
   auto r = auditFile(opts.files[0]);
   if (!r)
     return reportAuditError(r.takeError());
   if (int code = refuseCrossVendorArch(*r))
     return code;
-  if (isJson(opts.format)) {
-    Json j = envelope("audit", Verdict::Audited, exitCodeFor("audit", Verdict::Audited));
-    reportInto(j, *r);
-    printJson(j);
-    return kExitOk;
-  }
-  std::string out = fmt::format("audit: {}  kernel {} ({}{})\n", r->file, r->kernel.name,
-                                asmfile::isaName(r->kernel.isa), r->arch ? ", " + *r->arch : "");
-  if (!r->otherKernels.empty())
-    out += fmt::format("  other kernels in this file: {}\n", llvm::join(r->otherKernels, ", "));
-  size_t spins = 0;
-  for (auto &l : r->loops)
-    spins += l.spin;
-  out += fmt::format("loops: {}{}\n", r->loops.size(),
-                     spins ? fmt::format(" ({} spin-wait)", spins) : std::string());
-  if (r->hotLoop) {
-    auto &l = r->loops[*r->hot];
-    out +=
-        fmt::format("hot loop: {}, lines {}-{} ({} instructions)\n  why: {}\n", l.label,
-                    r->hotLoop->startLine, r->hotLoop->endLine, r->hotLoop->instructions, r->why);
-    out += censusText(*r->hotLoop);
-  } else {
-    out += "hot loop: none (" + r->why + ")\n";
-  }
-  out += fmt::format("whole kernel: lines {}-{} ({} instructions)\n", r->whole.startLine,
-                     r->whole.endLine, r->whole.instructions);
-  out += censusText(r->whole);
-  printText(out);
-  return kExitOk;
+  return writeReport(opts.common, AuditView(*r), kExitOk);
 }
 
 Json deltasJson(const std::vector<asmfile::CountDelta> &ds) {
@@ -328,49 +345,23 @@ std::string deltasText(const char *title, const std::vector<asmfile::CountDelta>
   return fmt::format("  {}: {}\n", title, llvm::join(parts, ", "));
 }
 
-int runDiff() {
-  auto a = auditFile(opts.files[0]);
-  if (!a)
-    return reportAuditError(a.takeError());
-  auto b = auditFile(opts.files[1]);
-  if (!b)
-    return reportAuditError(b.takeError());
-  for (const asmfile::AuditReport *r : {&*a, &*b})
-    if (int code = refuseCrossVendorArch(*r))
-      return code;
-  // With the two kernels' dumps, a difference in launch specialisation is
-  // named as the likely cause of different code.
-  std::optional<analysis::SignatureComparison> signature;
-  if (!opts.ttgir.empty()) {
-    auto pa = loadForCommand(opts.ttgir[0], "audit --ttgir");
-    if (!pa)
-      return reportError(pa.takeError(), kExitInput);
-    auto pb = loadForCommand(opts.ttgir[1], "audit --ttgir");
-    if (!pb)
-      return reportError(pb.takeError(), kExitInput);
-    signature =
-        analysis::compareSignatures(analysis::signatureOf(**pa), analysis::signatureOf(**pb));
-  }
-  auto d = asmfile::diffAudits(*a, *b);
-  bool same = d.removed == 0 && d.added == 0 && !d.alignment.empty();
-  if (d.alignment.empty())
-    same = std::all_of(d.opcodes.begin(), d.opcodes.end(), [](auto &x) { return x.a == x.b; });
-  Verdict verdict = same ? Verdict::Same : Verdict::Different;
-  std::optional<std::string> cause;
-  if (!same && signature && signature->compared && !signature->same()) {
-    cause = "launch specialisation: " + signature->summary();
-  } else if (!same && d.scheduleOnly) {
-    std::vector<std::string> moved;
-    for (auto &o : d.opcodes)
-      if (o.a != o.b)
-        moved.push_back(fmt::format("{} {} -> {}", o.key, o.a, o.b));
-    cause = fmt::format("schedule: the same work in another order (only waits, nops, scalar "
-                        "bookkeeping and schedule hints differ{}{})",
-                        moved.empty() ? "" : ": ", llvm::join(moved, ", "));
-  }
-  const asmfile::Census &ca = d.comparedLoops ? *a->hotLoop : a->whole;
-  const asmfile::Census &cb = d.comparedLoops ? *b->hotLoop : b->whole;
-  if (isJson(opts.format)) {
+/// Two listings compared, with what the dumps say of why they differ.
+struct ListingComparison {
+  const asmfile::AuditReport *a, *b;
+  const asmfile::AuditDiff &d;
+  const asmfile::Census &ca, &cb; // the hot loops compared, or the whole bodies
+  const std::optional<analysis::SignatureComparison> &signature;
+  const std::optional<analysis::CompiledOpsComparison> &compiledOps;
+  const std::optional<std::string> &cause;
+  Verdict verdict;
+};
+
+class AuditDiffView : public ReportView {
+public:
+  explicit AuditDiffView(const ListingComparison &diff) : diff_(&diff) {}
+
+  Json json() const override {
+    const auto &[a, b, d, ca, cb, signature, compiledOps, cause, verdict] = *diff_;
     Json j = envelope("audit", verdict, exitCodeFor("audit", verdict));
     Json ja, jb;
     reportInto(ja, *a);
@@ -421,66 +412,138 @@ int runDiff() {
     j["diff"] = dj;
     if (signature)
       j["signature"] = Json{{"same", signature->same()}, {"summary", signature->summary()}};
-    j["likely_cause"] = cause ? Json(*cause) : Json(nullptr);
-    printJson(j);
-    return kExitOk;
-  }
-  // The verdict first, then why, then the counts; the alignment step by
-  // step only with --full.
-  std::string out = fmt::format("verdict: {}\n", verdictName(verdict));
-  if (cause)
-    out += fmt::format("likely cause: {}\n", *cause);
-  out += fmt::format("audit diff: A {} ({}) vs B {} ({}), {}\n", a->file, a->kernel.name, b->file,
-                     b->kernel.name,
-                     d.comparedLoops ? "hot loops" : "whole bodies (a side has no loop)");
-  if (d.comparedLoops)
-    out += fmt::format("  A hot loop {} lines {}-{}; B hot loop {} lines {}-{}\n",
-                       a->loops[*a->hot].label, ca.startLine, ca.endLine, b->loops[*b->hot].label,
-                       cb.startLine, cb.endLine);
-  out += fmt::format("  instructions: {} -> {} ({:+})\n", ca.instructions, cb.instructions,
-                     int64_t(cb.instructions) - int64_t(ca.instructions));
-  out += deltasText("classes", d.classes);
-  out += deltasText("opcodes", d.opcodes);
-  out += deltasText("global loads", d.loads, "b");
-  out += deltasText("global stores", d.stores, "b");
-  out += deltasText("shared reads", d.sharedReads, "b");
-  out += deltasText("shared writes", d.sharedWrites, "b");
-  out += deltasText("async copies", d.asyncCopies, "b");
-  out += deltasText("waits", d.waits);
-  {
-    out += fmt::format("alignment by opcode: {} same, {} only in A, {} only in B{}{}\n", d.same,
-                       d.removed, d.added,
-                       d.approximate ? " (approximate: too different for the shortest script)" : "",
-                       opts.full || d.alignment.empty() ? "" : " (--full for every step)");
-    size_t printed = 0;
-    for (size_t i = 0; opts.full && i < d.alignment.size();) {
-      if (opts.maxSteps && printed == opts.maxSteps) {
-        out += fmt::format("  ... {} more steps (--max-steps 0 for all; every step is in --json)\n",
-                           d.alignment.size() - i);
-        break;
-      }
-      ++printed;
-      auto &s = d.alignment[i];
-      if (s.op == '=') {
-        size_t n = 0;
-        while (i + n < d.alignment.size() && d.alignment[i + n].op == '=')
-          ++n;
-        out += fmt::format("  = {} same (A line {}, B line {})\n", n,
-                           a->kernel.instructions[*s.a].line, b->kernel.instructions[*s.b].line);
-        i += n;
-        continue;
-      }
-      const asmfile::KernelListing &k = s.op == '-' ? a->kernel : b->kernel;
-      const asmfile::Instruction &in = k.instructions[s.op == '-' ? *s.a : *s.b];
-      out += fmt::format("  {} {} {:<6} {:<40} [{}]\n", s.op, s.op == '-' ? "A" : "B", in.line,
-                         in.opcode, asmfile::instrClassName(asmfile::classify(k.isa, in)));
-      ++i;
+    if (compiledOps) {
+      Json ops = Json::object();
+      for (auto &o : compiledOps->deltas)
+        ops[o.op] = Json{{"a", o.a}, {"b", o.b}, {"delta", o.b - o.a}};
+      Json known = Json::array();
+      for (auto k : compiledOps->known)
+        known.push_back(analysis::compiledDifferenceName(k));
+      j["ttgir_ops"] = Json{{"same", compiledOps->same()}, {"deltas", ops}, {"known", known}};
     }
+    j["likely_cause"] = cause ? Json(*cause) : Json(nullptr);
+    return j;
   }
-  if (signature)
-    out += fmt::format("signatures: {}\n", signature->summary());
-  printText(out);
-  return kExitOk;
+
+  std::string text() const override {
+    const auto &[a, b, d, ca, cb, signature, compiledOps, cause, verdict] = *diff_;
+    // The verdict first, then why, then the counts; the alignment step by
+    // step only with --full.
+    std::string out = fmt::format("verdict: {}\n", verdictName(verdict));
+    if (cause)
+      out += fmt::format("likely cause: {}\n", *cause);
+    out += fmt::format("audit diff: A {} ({}) vs B {} ({}), {}\n", a->file, a->kernel.name, b->file,
+                       b->kernel.name,
+                       d.comparedLoops ? "hot loops" : "whole bodies (a side has no loop)");
+    if (d.comparedLoops)
+      out += fmt::format("  A hot loop {} lines {}-{}; B hot loop {} lines {}-{}\n",
+                         a->loops[*a->hot].label, ca.startLine, ca.endLine, b->loops[*b->hot].label,
+                         cb.startLine, cb.endLine);
+    out += fmt::format("  instructions: {} -> {} ({:+})\n", ca.instructions, cb.instructions,
+                       int64_t(cb.instructions) - int64_t(ca.instructions));
+    out += deltasText("classes", d.classes);
+    out += deltasText("opcodes", d.opcodes);
+    out += deltasText("global loads", d.loads, "b");
+    out += deltasText("global stores", d.stores, "b");
+    out += deltasText("shared reads", d.sharedReads, "b");
+    out += deltasText("shared writes", d.sharedWrites, "b");
+    out += deltasText("async copies", d.asyncCopies, "b");
+    out += deltasText("waits", d.waits);
+    {
+      out += fmt::format(
+          "alignment by opcode: {} same, {} only in A, {} only in B{}{}\n", d.same, d.removed,
+          d.added, d.approximate ? " (approximate: too different for the shortest script)" : "",
+          opts.full || d.alignment.empty() ? "" : " (--full for every step)");
+      size_t printed = 0;
+      for (size_t i = 0; opts.full && i < d.alignment.size();) {
+        if (opts.maxSteps && printed == opts.maxSteps) {
+          out +=
+              fmt::format("  ... {} more steps (--max-steps 0 for all; every step is in --json)\n",
+                          d.alignment.size() - i);
+          break;
+        }
+        ++printed;
+        auto &s = d.alignment[i];
+        if (s.op == '=') {
+          size_t n = 0;
+          while (i + n < d.alignment.size() && d.alignment[i + n].op == '=')
+            ++n;
+          out += fmt::format("  = {} same (A line {}, B line {})\n", n,
+                             a->kernel.instructions[*s.a].line, b->kernel.instructions[*s.b].line);
+          i += n;
+          continue;
+        }
+        const asmfile::KernelListing &k = s.op == '-' ? a->kernel : b->kernel;
+        const asmfile::Instruction &in = k.instructions[s.op == '-' ? *s.a : *s.b];
+        out += fmt::format("  {} {} {:<6} {:<40} [{}]\n", s.op, s.op == '-' ? "A" : "B", in.line,
+                           in.opcode, asmfile::instrClassName(asmfile::classify(k.isa, in)));
+        ++i;
+      }
+    }
+    if (signature)
+      out += fmt::format("signatures: {}\n", signature->summary());
+    return out;
+  }
+
+private:
+  const ListingComparison *diff_;
+};
+
+int runDiff() {
+  auto a = auditFile(opts.files[0]);
+  if (!a)
+    return reportAuditError(a.takeError());
+  auto b = auditFile(opts.files[1]);
+  if (!b)
+    return reportAuditError(b.takeError());
+  for (const asmfile::AuditReport *r : {&*a, &*b})
+    if (int code = refuseCrossVendorArch(*r))
+      return code;
+  // With the two kernels' dumps, a difference in launch specialisation is
+  // named as the likely cause of different code.
+  std::optional<analysis::SignatureComparison> signature;
+  std::optional<analysis::CompiledOpsComparison> compiledOps;
+  if (!opts.ttgir.empty()) {
+    auto pa = loadForCommand(opts.ttgir[0], "audit --ttgir");
+    if (!pa)
+      return reportError(pa.takeError(), kExitInput);
+    auto pb = loadForCommand(opts.ttgir[1], "audit --ttgir");
+    if (!pb)
+      return reportError(pb.takeError(), kExitInput);
+    signature =
+        analysis::compareSignatures(analysis::signatureOf(**pa), analysis::signatureOf(**pb));
+    compiledOps = analysis::compareCompiledOps(**pa, **pb);
+  }
+  auto d = asmfile::diffAudits(*a, *b);
+  bool same = d.removed == 0 && d.added == 0 && !d.alignment.empty();
+  if (d.alignment.empty())
+    same = std::all_of(d.opcodes.begin(), d.opcodes.end(), [](auto &x) { return x.a == x.b; });
+  Verdict verdict = same ? Verdict::Same : Verdict::Different;
+  std::optional<std::string> cause;
+  if (!same && signature && signature->compared && !signature->same()) {
+    cause = "launch specialisation: " + signature->summary();
+  } else if (!same && d.scheduleOnly) {
+    // The same instructions in another order; the dumps, when given, tell
+    // what the two compilers kept differently (plain's schedule hints).
+    std::vector<std::string> moved;
+    for (auto &o : d.opcodes)
+      if (o.a != o.b)
+        moved.push_back(fmt::format("{} {} -> {}", o.key, o.a, o.b));
+    cause = fmt::format("schedule: the same work in another order (only waits, nops, scalar "
+                        "bookkeeping and schedule hints differ{}{})",
+                        moved.empty() ? "" : ": ", llvm::join(moved, ", "));
+    if (compiledOps && !compiledOps->same())
+      *cause += "; compiled ops: " + compiledOps->summary();
+  } else if (!same && compiledOps && !compiledOps->same()) {
+    // The two compilers kept other ops: the machine code follows the TTGIR.
+    cause = "compiled ops: " + compiledOps->summary();
+  }
+  const asmfile::Census &ca = d.comparedLoops ? *a->hotLoop : a->whole;
+  const asmfile::Census &cb = d.comparedLoops ? *b->hotLoop : b->whole;
+  return writeReport(
+      opts.common,
+      AuditDiffView(ListingComparison{&*a, &*b, d, ca, cb, signature, compiledOps, cause, verdict}),
+      kExitOk);
 }
 
 CLI::App *cmd = nullptr;
@@ -501,7 +564,7 @@ void addAuditCommand(CLI::App &root) {
       ->expected(2);
   cmd->add_option("--kernel", opts.kernel, "The kernel (exact name or unique substring)");
   cmd->add_option("--loop", opts.loop, "Force the hot loop by its label (as the report names it)");
-  addArchOption(cmd, opts.arch, "The target, when the listing does not say");
+  opts.common.addArch(cmd, "The target, when the listing does not say");
   cmd->add_option("--max-stream", opts.maxStream,
                   "Text: at most this many class symbols of the stream (0: none)")
       ->check(CLI::Validator(checkCount, "N"));
@@ -513,12 +576,12 @@ void addAuditCommand(CLI::App &root) {
       ->capture_default_str();
   cmd->add_option("--opcodes", opts.opcodes, "Text: the top N opcodes")
       ->check(CLI::Validator(checkCount, "N"));
-  addFormatOptions(cmd, opts.format, opts.json);
+  opts.common.addFormat(cmd);
 }
 
 int runAuditCommand() {
-  if (opts.json)
-    opts.format = "json";
+  if (int code = opts.common.prepare())
+    return code;
   if (!opts.ttgir.empty() && !opts.diff)
     return reportError("audit --ttgir goes with --diff A B", kExitUsage);
   if (opts.diff != (opts.files.size() == 2) || opts.files.size() > 2)

@@ -1,7 +1,8 @@
 // `tilexform gate champion|determinism|ab`: the executable gates of a port,
 // decided from result files.
 #include "tilexform/cli/Commands.h"
-#include "tilexform/cli/Output.h"
+#include "tilexform/cli/CommonOptions.h"
+#include "tilexform/cli/ReportView.h"
 #include "tilexform/gate/Gates.h"
 
 #include <CLI/CLI.hpp>
@@ -13,8 +14,7 @@ namespace tilexform::cli {
 namespace {
 
 struct GateOptions {
-  std::string format = "text";
-  bool json = false;
+  CommonOptions common;
   // champion
   std::string bundle;
   unsigned minSamples = 10;
@@ -30,16 +30,13 @@ struct GateOptions {
 
 CLI::App *championCmd, *determinismCmd, *abCmd;
 
-// Exit codes of every gate: 0 passed or resolved, 2 not.
-bool jsonOut() { return opts.json || isJson(opts.format); }
+class ChampionView : public ReportView {
+public:
+  explicit ChampionView(const gate::ChampionReport &r) : r_(r) {}
 
-int runChampion() {
-  auto r = gate::checkChampion(opts.bundle, opts.minSamples);
-  if (!r)
-    return reportError(r.takeError());
-  int code = exitCodeFor("gate", r->verdict);
-  if (jsonOut()) {
-    Json j = envelope("gate champion", r->verdict, code);
+  Json json() const override {
+    const gate::ChampionReport *r = &r_;
+    Json j = envelope("gate champion", r->verdict, exitCodeFor("gate", r->verdict));
     j["bundle"] = opts.bundle;
     j["kernel"] = r->kernel;
     Json checks = Json::array();
@@ -47,16 +44,162 @@ int runChampion() {
       checks.push_back(Json{
           {"check", c.name}, {"status", gate::checkStatusName(c.status)}, {"message", c.message}});
     j["checks"] = checks;
-    printJson(j);
-    return code;
+    return j;
   }
-  std::string out = fmt::format("champion gate: {}  ({})\n", opts.bundle, r->kernel);
-  for (auto &c : r->checks)
-    out +=
-        fmt::format("  [{:<10}] {:<20} {}\n", gate::checkStatusName(c.status), c.name, c.message);
-  out += fmt::format("verdict: {}\n", gate::verdictName(r->verdict));
-  printText(out);
-  return code;
+
+  std::string text() const override {
+    const gate::ChampionReport *r = &r_;
+    std::string out = fmt::format("champion gate: {}  ({})\n", opts.bundle, r->kernel);
+    for (auto &c : r->checks)
+      out +=
+          fmt::format("  [{:<10}] {:<20} {}\n", gate::checkStatusName(c.status), c.name, c.message);
+    out += fmt::format("verdict: {}\n", gate::verdictName(r->verdict));
+    return out;
+  }
+
+private:
+  const gate::ChampionReport &r_;
+};
+
+class DeterminismView : public ReportView {
+public:
+  explicit DeterminismView(const gate::DeterminismReport &r) : r_(r) {}
+
+  Json json() const override {
+    const gate::DeterminismReport *r = &r_;
+    Json j = envelope("gate determinism", r->verdict, exitCodeFor("gate", r->verdict));
+    j["runs"] = r->runs;
+    j["dtype"] = gate::dtypeName(r->dtype);
+    j["shape"] = r->shape;
+    j["elements"] = r->elements;
+    j["differing_runs"] = r->differingRuns;
+    j["differing_elements"] = r->differingElements;
+    j["first_difference"] = r->firstDifferingRun ? Json{{"run", *r->firstDifferingRun},
+                                                        {"element", *r->firstDifferingElement}}
+                                                 : Json(nullptr);
+    j["max_abs_diff"] = r->maxAbsDiff;
+    j["max_rel_diff"] = r->maxRelDiff;
+    j["max_ulps"] = r->maxUlps;
+    j["nan_runs"] = r->nanRuns;
+    j["inf_runs"] = r->infRuns;
+    j["reasons"] = r->reasons;
+    return j;
+  }
+
+  std::string text() const override {
+    const gate::DeterminismReport *r = &r_;
+    std::string out = fmt::format("determinism gate: {} runs of {} {}\n", r->runs, r->elements,
+                                  gate::dtypeName(r->dtype));
+    out += fmt::format("  runs differing from the first: {} ({} elements)\n", r->differingRuns,
+                       r->differingElements);
+    if (r->firstDifferingRun)
+      out += fmt::format("  first difference: run {} element {}\n", *r->firstDifferingRun,
+                         *r->firstDifferingElement);
+    out += fmt::format("  max abs diff {:.6g}, max rel diff {:.6g}, max {} ulps\n", r->maxAbsDiff,
+                       r->maxRelDiff, r->maxUlps);
+    out += fmt::format("  runs with NaN: {}, with Inf: {}\n", r->nanRuns, r->infRuns);
+    for (auto &why : r->reasons)
+      out += "  " + why + "\n";
+    out += fmt::format("verdict: {}\n", gate::verdictName(r->verdict));
+    return out;
+  }
+
+private:
+  const gate::DeterminismReport &r_;
+};
+
+Json comparisonJson(const gate::Comparison &c) {
+  return Json{{"arm", c.arm},   {"baseline", c.baseline}, {"ratio", c.ratio},
+              {"ci_low", c.lo}, {"ci_high", c.hi},        {"excludes_1", c.excludesOne}};
+}
+
+class AbView : public ReportView {
+public:
+  AbView(const gate::AbReport &r, const gate::AbOptions &o) : r_(r), o_(o) {}
+
+  Json json() const override {
+    const gate::AbReport *r = &r_;
+    const gate::AbOptions &o = o_;
+    Json j = envelope("gate ab", r->verdict, exitCodeFor("gate", r->verdict));
+    j["samples"] = opts.samples;
+    j["rounds"] = r->rounds;
+    j["confidence"] = o.confidence;
+    j["resamples"] = r->resamples;
+    Json arms = Json::array();
+    for (auto &a : r->arms)
+      arms.push_back(Json{{"arm", a.name},
+                          {"n", a.n},
+                          {"median_ms", a.median},
+                          {"q1_ms", a.q1},
+                          {"q3_ms", a.q3},
+                          {"min_ms", a.min},
+                          {"max_ms", a.max},
+                          {"iqr_pct", a.iqrPct}});
+    j["arms"] = arms;
+    Json cmps = Json::array();
+    for (auto &c : r->comparisons)
+      cmps.push_back(comparisonJson(c));
+    j["comparisons"] = cmps;
+    j["control"] = r->control ? comparisonJson(*r->control) : Json(nullptr);
+    j["control_agrees"] = r->controlAgrees;
+    if (opts.permute) {
+      Json perm = Json::array();
+      for (auto &t : r->positions)
+        perm.push_back(Json{{"arm", t.arm},
+                            {"baseline", t.baseline},
+                            {"arm_effect_pct", t.armEffectPct},
+                            {"p_arm", t.pArm},
+                            {"position_effect_pct", t.positionEffectPct},
+                            {"p_position", t.pPosition},
+                            {"follows", t.follows}});
+      j["permutation"] = perm;
+    }
+    j["reasons"] = r->reasons;
+    return j;
+  }
+
+  std::string text() const override {
+    const gate::AbReport *r = &r_;
+    const gate::AbOptions &o = o_;
+    std::string out =
+        fmt::format("A/B gate: {} ({} interleaved rounds, {:.0f}% bootstrap intervals)\n",
+                    opts.samples, r->rounds, o.confidence * 100);
+    if (r->resamples != o.resamples)
+      out += fmt::format("  {} resamples, not {}: {} rounds (rounds x resamples is kept within "
+                         "2x10^7)\n",
+                         r->resamples, o.resamples, r->rounds);
+    for (auto &a : r->arms)
+      out += fmt::format("  {:<40} median {:.6f} ms  IQR {:.6f}..{:.6f} ({:.1f}%)  min {:.6f}  max "
+                         "{:.6f}\n",
+                         a.name, a.median, a.q1, a.q3, a.iqrPct, a.min, a.max);
+    for (auto &c : r->comparisons)
+      out += fmt::format("  {} / {} = {:.4f}  [{:.4f}, {:.4f}]  {}\n", c.arm, c.baseline, c.ratio,
+                         c.lo, c.hi, c.excludesOne ? "outside the spread" : "inside the spread");
+    if (r->control)
+      out += fmt::format("  control {} / {} = {:.4f}  [{:.4f}, {:.4f}]  {}\n", r->control->arm,
+                         r->control->baseline, r->control->ratio, r->control->lo, r->control->hi,
+                         r->controlAgrees ? "agrees" : "DISAGREES");
+    for (auto &t : r->positions)
+      out += fmt::format("  permutation {} vs {}: arm {:+.2f}% (p {:.4f}), position {:+.2f}% (p "
+                         "{:.4f}): follows the {}\n",
+                         t.arm, t.baseline, t.armEffectPct, t.pArm, t.positionEffectPct,
+                         t.pPosition, t.follows);
+    for (auto &why : r->reasons)
+      out += "  " + why + "\n";
+    out += fmt::format("verdict: {}\n", gate::verdictName(r->verdict));
+    return out;
+  }
+
+private:
+  const gate::AbReport &r_;
+  const gate::AbOptions &o_;
+};
+
+int runChampion() {
+  auto r = gate::checkChampion(opts.bundle, opts.minSamples);
+  if (!r)
+    return reportError(r.takeError());
+  return writeReport(opts.common, ChampionView(*r), exitCodeFor("gate", r->verdict));
 }
 
 int runDeterminism() {
@@ -83,42 +226,7 @@ int runDeterminism() {
   auto r = gate::checkDeterminism(opts.runs, dtype, shape, opts.minRuns);
   if (!r)
     return reportError(r.takeError());
-  int code = exitCodeFor("gate", r->verdict);
-  if (jsonOut()) {
-    Json j = envelope("gate determinism", r->verdict, code);
-    j["runs"] = r->runs;
-    j["dtype"] = gate::dtypeName(r->dtype);
-    j["shape"] = r->shape;
-    j["elements"] = r->elements;
-    j["differing_runs"] = r->differingRuns;
-    j["differing_elements"] = r->differingElements;
-    j["first_difference"] = r->firstDifferingRun ? Json{{"run", *r->firstDifferingRun},
-                                                        {"element", *r->firstDifferingElement}}
-                                                 : Json(nullptr);
-    j["max_abs_diff"] = r->maxAbsDiff;
-    j["max_rel_diff"] = r->maxRelDiff;
-    j["max_ulps"] = r->maxUlps;
-    j["nan_runs"] = r->nanRuns;
-    j["inf_runs"] = r->infRuns;
-    j["reasons"] = r->reasons;
-    printJson(j);
-    return code;
-  }
-  std::string out = fmt::format("determinism gate: {} runs of {} {}\n", r->runs, r->elements,
-                                gate::dtypeName(r->dtype));
-  out += fmt::format("  runs differing from the first: {} ({} elements)\n", r->differingRuns,
-                     r->differingElements);
-  if (r->firstDifferingRun)
-    out += fmt::format("  first difference: run {} element {}\n", *r->firstDifferingRun,
-                       *r->firstDifferingElement);
-  out += fmt::format("  max abs diff {:.6g}, max rel diff {:.6g}, max {} ulps\n", r->maxAbsDiff,
-                     r->maxRelDiff, r->maxUlps);
-  out += fmt::format("  runs with NaN: {}, with Inf: {}\n", r->nanRuns, r->infRuns);
-  for (auto &why : r->reasons)
-    out += "  " + why + "\n";
-  out += fmt::format("verdict: {}\n", gate::verdictName(r->verdict));
-  printText(out);
-  return code;
+  return writeReport(opts.common, DeterminismView(*r), exitCodeFor("gate", r->verdict));
 }
 
 int runAb() {
@@ -140,78 +248,7 @@ int runAb() {
   auto r = gate::abTest(opts.samples, o);
   if (!r)
     return reportError(r.takeError());
-  int code = exitCodeFor("gate", r->verdict);
-  auto cmpJson = [](const gate::Comparison &c) {
-    return Json{{"arm", c.arm},   {"baseline", c.baseline}, {"ratio", c.ratio},
-                {"ci_low", c.lo}, {"ci_high", c.hi},        {"excludes_1", c.excludesOne}};
-  };
-  if (jsonOut()) {
-    Json j = envelope("gate ab", r->verdict, code);
-    j["samples"] = opts.samples;
-    j["rounds"] = r->rounds;
-    j["confidence"] = o.confidence;
-    j["resamples"] = r->resamples;
-    Json arms = Json::array();
-    for (auto &a : r->arms)
-      arms.push_back(Json{{"arm", a.name},
-                          {"n", a.n},
-                          {"median_ms", a.median},
-                          {"q1_ms", a.q1},
-                          {"q3_ms", a.q3},
-                          {"min_ms", a.min},
-                          {"max_ms", a.max},
-                          {"iqr_pct", a.iqrPct}});
-    j["arms"] = arms;
-    Json cmps = Json::array();
-    for (auto &c : r->comparisons)
-      cmps.push_back(cmpJson(c));
-    j["comparisons"] = cmps;
-    j["control"] = r->control ? cmpJson(*r->control) : Json(nullptr);
-    j["control_agrees"] = r->controlAgrees;
-    if (opts.permute) {
-      Json perm = Json::array();
-      for (auto &t : r->positions)
-        perm.push_back(Json{{"arm", t.arm},
-                            {"baseline", t.baseline},
-                            {"arm_effect_pct", t.armEffectPct},
-                            {"p_arm", t.pArm},
-                            {"position_effect_pct", t.positionEffectPct},
-                            {"p_position", t.pPosition},
-                            {"follows", t.follows}});
-      j["permutation"] = perm;
-    }
-    j["reasons"] = r->reasons;
-    printJson(j);
-    return code;
-  }
-  std::string out =
-      fmt::format("A/B gate: {} ({} interleaved rounds, {:.0f}% bootstrap intervals)\n",
-                  opts.samples, r->rounds, o.confidence * 100);
-  if (r->resamples != o.resamples)
-    out += fmt::format("  {} resamples, not {}: {} rounds (rounds x resamples is kept within "
-                       "2x10^7)\n",
-                       r->resamples, o.resamples, r->rounds);
-  for (auto &a : r->arms)
-    out += fmt::format("  {:<40} median {:.6f} ms  IQR {:.6f}..{:.6f} ({:.1f}%)  min {:.6f}  max "
-                       "{:.6f}\n",
-                       a.name, a.median, a.q1, a.q3, a.iqrPct, a.min, a.max);
-  for (auto &c : r->comparisons)
-    out += fmt::format("  {} / {} = {:.4f}  [{:.4f}, {:.4f}]  {}\n", c.arm, c.baseline, c.ratio,
-                       c.lo, c.hi, c.excludesOne ? "outside the spread" : "inside the spread");
-  if (r->control)
-    out += fmt::format("  control {} / {} = {:.4f}  [{:.4f}, {:.4f}]  {}\n", r->control->arm,
-                       r->control->baseline, r->control->ratio, r->control->lo, r->control->hi,
-                       r->controlAgrees ? "agrees" : "DISAGREES");
-  for (auto &t : r->positions)
-    out += fmt::format("  permutation {} vs {}: arm {:+.2f}% (p {:.4f}), position {:+.2f}% (p "
-                       "{:.4f}): follows the {}\n",
-                       t.arm, t.baseline, t.armEffectPct, t.pArm, t.positionEffectPct, t.pPosition,
-                       t.follows);
-  for (auto &why : r->reasons)
-    out += "  " + why + "\n";
-  out += fmt::format("verdict: {}\n", gate::verdictName(r->verdict));
-  printText(out);
-  return code;
+  return writeReport(opts.common, AbView(*r, o), exitCodeFor("gate", r->verdict));
 }
 
 } // namespace
@@ -226,7 +263,7 @@ void addGateCommand(CLI::App &root) {
   championCmd->add_option("--min-samples", opts.minSamples, "Fewest timing samples accepted")
       ->check(CLI::Validator(checkCount, "N"))
       ->capture_default_str();
-  addFormatOptions(championCmd, opts.format, opts.json);
+  opts.common.addFormat(championCmd);
 
   determinismCmd =
       gateCmd->add_subcommand("determinism", "Are the outputs of repeated launches bit-identical?");
@@ -237,7 +274,7 @@ void addGateCommand(CLI::App &root) {
   determinismCmd->add_option("--min-runs", opts.minRuns, "Fewest runs accepted")
       ->check(CLI::Validator(checkCount, "N"))
       ->capture_default_str();
-  addFormatOptions(determinismCmd, opts.format, opts.json);
+  opts.common.addFormat(determinismCmd);
 
   abCmd =
       gateCmd->add_subcommand("ab", "Is an A/B timing difference outside the run-to-run spread?");
@@ -252,10 +289,12 @@ void addGateCommand(CLI::App &root) {
   abCmd->add_option("--resamples", opts.resamples, "Bootstrap and permutation resamples")
       ->check(CLI::Validator(checkCount, "N"))
       ->capture_default_str();
-  addFormatOptions(abCmd, opts.format, opts.json);
+  opts.common.addFormat(abCmd);
 }
 
 int runGateCommand() {
+  if (int code = opts.common.prepare())
+    return code;
   if (championCmd->parsed())
     return runChampion();
   if (determinismCmd->parsed())

@@ -1,7 +1,8 @@
 // `tilexform lint FILE.ttgir...`: the Gluon pitfalls a kernel's IR shows
 // (lint/Lint.h), as text, JSON or SARIF 2.1.0.
 #include "tilexform/cli/Commands.h"
-#include "tilexform/cli/Output.h"
+#include "tilexform/cli/CommonOptions.h"
+#include "tilexform/cli/ReportView.h"
 #include "tilexform/cli/Sarif.h"
 #include "tilexform/lint/Lint.h"
 #include "tilexform/support/InputError.h"
@@ -16,9 +17,8 @@ namespace {
 
 struct LintCliOptions {
   std::vector<std::string> files, rules, noRules;
-  std::string format = "text", failOn = "error", arch;
-  bool json = false, quiet = false;
-  unsigned jobs = 0;
+  std::string failOn = "error";
+  CommonOptions common;
 } opts;
 
 lint::RuleSet gRules;
@@ -44,66 +44,92 @@ llvm::Expected<lint::LintReport> lintFile(const std::string &file) {
     return loaded.takeError();
   lint::LintOptions o;
   o.rules = gRules;
-  o.arch = opts.arch;
+  o.arch = opts.common.arch;
   o.dumpPath = file;
   return lint::lintModule(**loaded, o);
 }
 
+/// One dump's findings, counted by severity.
+struct Linted {
+  const lint::LintReport &report;
+  std::string shown;
+  size_t errors = 0, warnings = 0;
+  int exitCode = kExitOk;
+};
+
+class LintView : public ReportView {
+public:
+  explicit LintView(const Linted &l) : l_(l) {}
+
+  Json json() const override {
+    const auto &report = l_.report;
+    Verdict verdict = report.findings.empty() ? Verdict::Clean : Verdict::Findings;
+    Json j = envelope("lint", verdict, l_.exitCode);
+    j["file"] = l_.shown;
+    j["arch"] = report.arch.empty() ? Json(nullptr) : Json(report.arch);
+    j["fail_on"] = opts.failOn;
+    Json rules = Json::array();
+    for (auto &r : lint::allRules())
+      if (gRules.test(size_t(r.rule)))
+        rules.push_back(r.name);
+    j["rules"] = rules;
+    Json byRule = Json::object();
+    for (auto &r : lint::allRules())
+      byRule[r.name] = 0;
+    for (auto &f : report.findings)
+      byRule[lint::ruleInfo(f.rule).name] = byRule[lint::ruleInfo(f.rule).name].get<int>() + 1;
+    j["summary"] = Json{{"errors", l_.errors}, {"warnings", l_.warnings}, {"by_rule", byRule}};
+    Json findings = Json::array();
+    for (auto &f : report.findings)
+      findings.push_back(findingJson(f));
+    j["findings"] = findings;
+    j["notes"] = report.notes;
+    return j;
+  }
+
+  std::string text() const override {
+    const auto &report = l_.report;
+    const std::string &shown = l_.shown;
+    std::string text;
+    for (auto &f : report.findings) {
+      text += fmt::format("{}:{}:{}: {}: {} [{}]\n", shown, f.line, std::max(1u, f.col),
+                          lint::severityName(f.severity), f.message, lint::ruleInfo(f.rule).name);
+      if (f.source.known() && !f.source.file.empty())
+        text += fmt::format("  source: {}:{}:{}{}\n", f.source.file, f.source.line, f.source.col,
+                            f.source.name.empty() ? "" : " (" + f.source.name + ")");
+      text += fmt::format("  op: {}\n  fix: {}\n", f.op, f.fix);
+    }
+    for (auto &n : report.notes)
+      text += fmt::format("{}: note: {}\n", shown, n);
+    text += report.findings.empty()
+                ? fmt::format("{}: clean\n", shown)
+                : fmt::format("{}: {} error(s), {} warning(s)\n", shown, l_.errors, l_.warnings);
+    return text;
+  }
+
+private:
+  const Linted &l_;
+};
+
 FileOutput lintOne(const std::string &file) {
-  FileOutput out;
-  const std::string shown = file == "-" ? "<stdin>" : file;
   auto report = lintFile(file);
   if (!report) {
+    FileOutput out;
     out.error = errorLine(report.takeError());
     return out;
   }
-  size_t errors = 0, warnings = 0;
+  Linted l{*report, file == "-" ? "<stdin>" : file};
   bool failing = false;
   for (auto &f : report->findings) {
-    (f.severity == lint::Severity::Error ? errors : warnings) += 1;
+    (f.severity == lint::Severity::Error ? l.errors : l.warnings) += 1;
     failing = failing || fails(f);
   }
-  out.exitCode = failing ? kExitFinding : kExitOk;
-  Verdict verdict = report->findings.empty() ? Verdict::Clean : Verdict::Findings;
-  Json j = envelope("lint", verdict, out.exitCode);
-  j["file"] = shown;
-  j["arch"] = report->arch.empty() ? Json(nullptr) : Json(report->arch);
-  j["fail_on"] = opts.failOn;
-  Json rules = Json::array();
-  for (auto &r : lint::allRules())
-    if (gRules.test(size_t(r.rule)))
-      rules.push_back(r.name);
-  j["rules"] = rules;
-  Json byRule = Json::object();
-  for (auto &r : lint::allRules())
-    byRule[r.name] = 0;
-  for (auto &f : report->findings)
-    byRule[lint::ruleInfo(f.rule).name] = byRule[lint::ruleInfo(f.rule).name].get<int>() + 1;
-  j["summary"] = Json{{"errors", errors}, {"warnings", warnings}, {"by_rule", byRule}};
-  Json findings = Json::array();
-  for (auto &f : report->findings)
-    findings.push_back(findingJson(f));
-  j["findings"] = findings;
-  j["notes"] = report->notes;
-  out.doc = std::move(j);
-  std::string text;
-  for (auto &f : report->findings) {
-    text += fmt::format("{}:{}:{}: {}: {} [{}]\n", shown, f.line, std::max(1u, f.col),
-                        lint::severityName(f.severity), f.message, lint::ruleInfo(f.rule).name);
-    if (f.source.known() && !f.source.file.empty())
-      text += fmt::format("  source: {}:{}:{}{}\n", f.source.file, f.source.line, f.source.col,
-                          f.source.name.empty() ? "" : " (" + f.source.name + ")");
-    text += fmt::format("  op: {}\n  fix: {}\n", f.op, f.fix);
-  }
-  for (auto &n : report->notes)
-    text += fmt::format("{}: note: {}\n", shown, n);
-  text += report->findings.empty()
-              ? fmt::format("{}: clean\n", shown)
-              : fmt::format("{}: {} error(s), {} warning(s)\n", shown, errors, warnings);
-  out.text = std::move(text);
-  return out;
+  l.exitCode = failing ? kExitFinding : kExitOk;
+  return reportOutput(opts.common, LintView(l), l.exitCode);
 }
 
+/// SARIF: one document for every dump, the unreadable ones among its
+/// notifications.
 int runSarif() {
   std::vector<SarifRule> rules;
   for (auto &r : lint::allRules())
@@ -184,26 +210,20 @@ void addLintCommand(CLI::App &root) {
                   "Exit 1 when a finding of this severity or worse exists")
       ->check(oneOf({"error", "warning"}))
       ->capture_default_str();
-  addArchOption(cmd, opts.arch, "Judge the dump for this target instead of its ttg.target");
-  cmd->add_option("--format", opts.format, "Output format (jsonl: one JSON document per line)")
-      ->check(oneOf({"text", "json", "jsonl", "sarif"}))
-      ->each([](const std::string &v) {
-        if (v == "jsonl")
-          setJsonLines(true);
-      })
-      ->capture_default_str();
-  cmd->add_flag("--json", opts.json, "Same as --format json");
-  addJobsOptions(cmd, opts.jobs, opts.quiet);
+  CommonOptions &common = opts.common;
+  common.addArch(cmd, "Judge the dump for this target instead of its ttg.target");
+  common.addFormat(cmd, {"sarif"}, "Output format (jsonl: one JSON document per line)");
+  common.addJobs(cmd);
 }
 
 int runLintCommand() {
-  if (opts.json)
-    opts.format = "json";
+  if (int code = opts.common.prepare())
+    return code;
   if (!selectRules())
     return kExitUsage;
-  if (opts.format == "sarif")
+  if (opts.common.format == "sarif")
     return runSarif();
-  return runOverFiles("lint", opts.files, isJson(opts.format), opts.jobs, opts.quiet, lintOne);
+  return runOverFiles("lint", opts.files, opts.common, lintOne);
 }
 
 } // namespace tilexform::cli

@@ -545,55 +545,6 @@ int writeOutFile(const std::string &out, llvm::StringRef text, bool force, llvm:
   return 0;
 }
 
-void addJobsOptions(CLI::App *cmd, unsigned &jobs, bool &quiet) {
-  cmd->add_option("-j,--jobs", jobs, "Files read in parallel (0: all cores)")
-      ->check(CLI::Validator(checkCount, "N"))
-      ->capture_default_str();
-  // -q is the root command's (cli/Terminal.h): no progress line either.
-  (void)quiet;
-}
-
-void addFormatOptions(CLI::App *cmd, std::string &format, bool &json) {
-  cmd->add_option("--format", format,
-                  "Output format: text, json (one pretty document) or jsonl (one compact "
-                  "document per line, per input file)")
-      ->check(oneOf({"text", "json", "jsonl"}))
-      ->each([](const std::string &v) {
-        if (v == "jsonl")
-          setJsonLines(true);
-      })
-      ->capture_default_str();
-  cmd->add_flag("--json", json, "Same as --format json");
-}
-
-void addArchOption(CLI::App *cmd, std::string &arch, const std::string &help) {
-  auto canonical = [](std::string &value) -> std::string {
-    auto t = hw::parseTargetOption(value);
-    if (!t) {
-      // Arch and product names alike, compared without case ("mi300" is MI300X's).
-      std::vector<std::string> names = hw::knownArchs(), lowered;
-      for (auto &p : hw::products())
-        names.push_back(p.name);
-      for (auto &n : names)
-        lowered.push_back(llvm::StringRef(n).lower());
-      std::string best = nearestName(llvm::StringRef(value).lower(), lowered);
-      for (size_t i = 0; i < names.size(); ++i)
-        if (!best.empty() && lowered[i] == best) {
-          best = names[i];
-          break;
-        }
-      return llvm::toString(t.takeError()).substr(strlen("--arch: ")) +
-             (best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best));
-    }
-    value = t->arch;
-    return "";
-  };
-  cmd->add_option("--arch", arch,
-                  help + " (" + llvm::join(hw::knownArchs(), ", ") +
-                      ", any spelling or case, or a GPU: H100, MI300X, RTX 5090, ...)")
-      ->transform(CLI::Validator(canonical, "ARCH"));
-}
-
 int refuseCrossVendorArch(const std::string &shown, const ir::Module &mod,
                           const std::string &arch) {
   if (arch.empty() || mod.facts.target.empty())
@@ -601,22 +552,6 @@ int refuseCrossVendorArch(const std::string &shown, const ir::Module &mod,
   if (auto c = hw::vendorConflict(shown, mod.facts.target, "dump", arch))
     return reportError(*c, kExitUsage);
   return 0;
-}
-
-void addGluonApiOption(CLI::App *cmd, std::string &api) {
-  cmd->add_option("--gluon-api", api,
-                  "Gluon API of the constructors: 3.6 (cga_layout) or 3.5 (ctas_per_cga)")
-      ->capture_default_str();
-}
-
-std::optional<gluon::GluonApi> resolveGluonApi(const std::string &name) {
-  auto api = gluon::parseGluonApi(name);
-  if (!api)
-    reportError("--gluon-api: unknown Gluon API '" + name +
-                    "': tilexform writes the Gluon of Triton 3.6, or 3.5 for the "
-                    "ctas_per_cga spelling",
-                kExitUsage);
-  return api;
 }
 
 ProgressLine::ProgressLine(const char *command, bool quiet)

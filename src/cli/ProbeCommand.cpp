@@ -2,7 +2,8 @@
 // occupancy with every limiter, per kernel.
 #include "tilexform/asm/Probe.h"
 #include "tilexform/cli/Commands.h"
-#include "tilexform/cli/Output.h"
+#include "tilexform/cli/CommonOptions.h"
+#include "tilexform/cli/ReportView.h"
 #include "tilexform/hw/ArchData.h"
 #include "tilexform/support/InputError.h"
 
@@ -21,9 +22,8 @@ namespace {
 
 struct ProbeCliOptions {
   std::vector<std::string> paths;
-  std::string format = "text", arch, kernel;
-  bool json = false, quiet = false;
-  unsigned jobs = 0;
+  std::string kernel;
+  CommonOptions common;
 } opts;
 
 std::string show(const std::optional<int64_t> &v) { return v ? std::to_string(*v) : "?"; }
@@ -195,18 +195,106 @@ std::string csvRow(const asmfile::ProbedKernel &k) {
   return fmt::format("{}\n", fmt::join(row, ","));
 }
 
-int execute() {
-  if (opts.json)
-    opts.format = "json";
+/// The probe's kernels, each already rendered in the format asked for (a
+/// JSON element, a text block or a CSV row) as it was read: what is held is
+/// the output, not the tree.
+class ProbeView : public ReportView {
+public:
+  ProbeView(const asmfile::ProbeReport &r, std::vector<std::string> &rendered)
+      : r_(r), rendered_(rendered) {}
+
+  Json json() const override {
+    Json j = head();
+    Json kernels = Json::array();
+    for (auto &k : rendered_)
+      kernels.push_back(Json::parse(k));
+    j["kernels"] = std::move(kernels);
+    return j;
+  }
+
+  std::string text() const override {
+    std::string out;
+    for (auto &p : pieces(false))
+      out += p.str();
+    return out;
+  }
+
+  void write(const CommonOptions &options) const override {
+    if (options.jsonOutput())
+      printJsonWithArrays(head(), {{"kernels", std::move(rendered_)}});
+    else
+      printPieces(pieces(options.format == "csv"));
+  }
+
+private:
+  Json head() const {
+    Verdict verdict = r_.errors.empty() ? Verdict::Ok : Verdict::Partial;
+    Json j = envelope("probe", verdict, exitCodeFor("probe", verdict));
+    j["inputs"] = opts.paths;
+    j["files_read"] = r_.filesRead;
+    j["files_skipped"] = r_.filesSkipped;
+    j["errors"] = r_.errors;
+    return j;
+  }
+
+  /// The text blocks (a blank line after each) and the count, or the CSV
+  /// header and rows.
+  std::vector<llvm::StringRef> pieces(bool csv) const {
+    header_ = csv ? csvHeader() : std::string();
+    footer_ =
+        csv ? std::string()
+            : fmt::format(
+                  "{} kernel(s) from {} file(s){}{}\n", r_.kernelCount, r_.filesRead,
+                  r_.filesSkipped ? fmt::format(", {} other file(s) skipped", r_.filesSkipped) : "",
+                  r_.errors.empty()
+                      ? ""
+                      : fmt::format(", {} unreadable (see stderr)", r_.errors.size()));
+    std::vector<llvm::StringRef> out{header_};
+    for (auto &r : rendered_) {
+      out.push_back(r);
+      if (!csv)
+        out.push_back("\n");
+    }
+    out.push_back(footer_);
+    return out;
+  }
+
+  const asmfile::ProbeReport &r_;
+  std::vector<std::string> &rendered_; // handed over to the JSON writer
+  mutable std::string header_, footer_;
+};
+
+} // namespace
+
+void addProbeCommand(CLI::App &root) {
+  auto *cmd = root.add_subcommand(
+      "probe", "Registers, spills, shared memory/LDS and occupancy per kernel, every limiter");
+  cmd->add_option("paths", opts.paths,
+                  "Triton cache or dump directories (searched recursively) or artifact files")
+      ->required();
+  CommonOptions &common = opts.common;
+  common.addArch(cmd, "Override the target arch");
+  cmd->add_option("--kernel", opts.kernel,
+                  "Only this kernel (its exact name, else every kernel whose name holds it)");
+  common.addJobs(cmd);
+  common.addFormat(cmd, {"csv"}, "Output format: text, json, jsonl, or csv (one row per kernel)");
+}
+
+int runProbeCommand() {
+  CommonOptions &common = opts.common;
+  if (int code = common.prepare())
+    return code;
   asmfile::ProbeOptions options;
-  if (!opts.arch.empty())
-    options.arch = opts.arch;
-  options.jobs = opts.jobs;
-  ProgressLine progress("probe", opts.quiet);
+  if (!common.arch.empty())
+    options.arch = common.arch;
+  options.jobs = common.jobs;
+  ProgressLine progress("probe", false);
   options.progress = progress.callback();
-  // Each kernel is rendered as it comes (JSON element, text block or CSV
-  // row) and its facts freed: what is held is the output, not the tree.
-  bool json = isJson(opts.format), csv = opts.format == "csv";
+  // Each kernel is rendered as it comes and its facts freed.
+  bool json = common.jsonOutput(), csv = common.format == "csv";
+  auto render = [&](const asmfile::ProbedKernel &k) {
+    return json ? renderArrayElement(kernelJson(k)) : csv ? csvRow(k) : kernelText(k);
+  };
   std::vector<std::string> rendered;
   // --kernel NAME: the kernels of that name, else those whose name holds it.
   std::vector<std::string> containing, names;
@@ -220,12 +308,11 @@ int execute() {
       bool same = k.kernel == opts.kernel;
       if (!same && k.kernel.find(opts.kernel) == std::string::npos)
         return;
-      std::string r = json ? renderArrayElement(kernelJson(k)) : csv ? csvRow(k) : kernelText(k);
-      (same ? rendered : containing).push_back(std::move(r));
+      (same ? rendered : containing).push_back(render(k));
       exact += same;
       return;
     }
-    rendered.push_back(json ? renderArrayElement(kernelJson(k)) : csv ? csvRow(k) : kernelText(k));
+    rendered.push_back(render(k));
   };
   auto report = asmfile::probe(opts.paths, options);
   progress.finish();
@@ -263,64 +350,8 @@ int execute() {
     }
     report->kernelCount = rendered.size();
   }
-  Verdict verdict = report->errors.empty() ? Verdict::Ok : Verdict::Partial;
-
-  if (json) {
-    Json j = envelope("probe", verdict, exitCodeFor("probe", verdict));
-    j["inputs"] = opts.paths;
-    j["files_read"] = report->filesRead;
-    j["files_skipped"] = report->filesSkipped;
-    j["errors"] = report->errors;
-    printJsonWithArrays(j, {{"kernels", std::move(rendered)}});
-    return kExitOk;
-  }
-  std::string header = csv ? csvHeader() : std::string();
-  std::string footer =
-      csv ? std::string()
-          : fmt::format("{} kernel(s) from {} file(s){}{}\n", report->kernelCount,
-                        report->filesRead,
-                        report->filesSkipped
-                            ? fmt::format(", {} other file(s) skipped", report->filesSkipped)
-                            : "",
-                        report->errors.empty()
-                            ? ""
-                            : fmt::format(", {} unreadable (see stderr)", report->errors.size()));
-  std::vector<llvm::StringRef> pieces{header};
-  for (auto &r : rendered) {
-    pieces.push_back(r);
-    if (!csv)
-      pieces.push_back("\n");
-  }
-  pieces.push_back(footer);
-  printPieces(pieces);
+  writeReport(common, ProbeView(*report, rendered), kExitOk);
   return kExitOk;
 }
-
-} // namespace
-
-void addProbeCommand(CLI::App &root) {
-  auto *cmd = root.add_subcommand(
-      "probe", "Registers, spills, shared memory/LDS and occupancy per kernel, every limiter");
-  cmd->add_option("paths", opts.paths,
-                  "Triton cache or dump directories (searched recursively) or artifact files")
-      ->required();
-  addArchOption(cmd, opts.arch, "Override the target arch");
-  cmd->add_option("--kernel", opts.kernel,
-                  "Only this kernel (its exact name, else every kernel whose name holds it)");
-  cmd->add_option("-j,--jobs", opts.jobs, "Files read in parallel (0: all cores)")
-      ->check(CLI::Validator(checkCount, "N"))
-      ->capture_default_str();
-  cmd->add_option("--format", opts.format,
-                  "Output format: text, json, jsonl, or csv (one row per kernel)")
-      ->check(oneOf({"text", "json", "jsonl", "csv"}))
-      ->each([](const std::string &v) {
-        if (v == "jsonl")
-          setJsonLines(true);
-      })
-      ->capture_default_str();
-  cmd->add_flag("--json", opts.json, "Same as --format json");
-}
-
-int runProbeCommand() { return execute(); }
 
 } // namespace tilexform::cli

@@ -2,7 +2,8 @@
 // source patterns that defeat a port, as text, JSON or SARIF 2.1.0.
 #include "tilexform/Version.h"
 #include "tilexform/cli/Commands.h"
-#include "tilexform/cli/Output.h"
+#include "tilexform/cli/CommonOptions.h"
+#include "tilexform/cli/ReportView.h"
 #include "tilexform/cli/Sarif.h"
 #include "tilexform/source/Survey.h"
 
@@ -24,9 +25,9 @@ namespace {
 struct SurveyCliOptions {
   std::vector<std::string> roots, excludes, failOnList;
   std::set<std::string> failOn;
-  std::string format = "text", targetCompiler = "upstream";
-  bool json = false, quiet = false, noGitignore = false;
-  unsigned jobs = 0;
+  std::string targetCompiler = "upstream";
+  bool noGitignore = false;
+  CommonOptions common;
 } opts;
 
 Json findingJson(const source::Finding &f, bool withFile) {
@@ -79,57 +80,36 @@ Json summaryJson(const source::SurveyReport &r) {
               {"findings", kinds}};
 }
 
-/// The JSON report, each kernel rendered and its record freed in turn, so a
-/// tree of any size never exists as one node tree.
-/// `code` is the run's exit: 1 when --fail-on found a finding of a kind it
-/// names (verdict FINDINGS, as lint's).
-void printReportJson(source::SurveyReport &r, int code) {
-  Verdict verdict = code == kExitFinding ? Verdict::Findings
-                    : r.errors.empty()   ? Verdict::Ok
-                                         : Verdict::Partial;
-  Json j = envelope("survey", verdict, code);
-  j["roots"] = opts.roots;
-  j["files_scanned"] = r.filesScanned;
-  j["files_with_kernels"] = r.filesWithKernels;
-  j["files_excluded"] = r.filesExcluded;
-  j["errors"] = r.errors;
-  j["summary"] = summaryJson(r);
-  RenderedArray kernels{"kernels", {}}, fileFindings{"findings", {}};
-  kernels.elements.reserve(r.kernels.size());
-  for (auto &k : r.kernels) {
-    Json loops = Json::array();
-    for (auto &l : k.loops)
-      loops.push_back(Json{{"line", l.line},
-                           {"col", l.col},
-                           {"form", l.form},
-                           {"dots", l.dots},
-                           {"helper_dots", l.helperDots},
-                           {"iterator", l.iterator},
-                           {"num_stages", l.numStages.empty() ? Json(nullptr) : Json(l.numStages)},
-                           {"flatten", l.flatten},
-                           {"warp_specialize", l.warpSpecialize},
-                           {"why", l.why}});
-    Json findings = Json::array();
-    for (auto &f : k.findings)
-      findings.push_back(findingJson(f, false));
-    kernels.elements.push_back(renderArrayElement(Json{
-        {"name", k.name},
-        {"file", k.file},
-        {"line", k.line},
-        {"dialect", k.dialect},
-        {"autotuned", k.autotuned},
-        {"autotune_wrapper", k.autotuneWrapper.empty() ? Json(nullptr) : Json(k.autotuneWrapper)},
-        {"configs_opaque", k.configsOpaque},
-        {"heuristics", k.heuristics},
-        {"autotune_num_stages", k.autotuneNumStages},
-        {"decorators", k.decorators},
-        {"loops", loops},
-        {"findings", findings}}));
-    k = source::KernelRecord();
-  }
-  for (auto &f : r.findings)
-    fileFindings.elements.push_back(renderArrayElement(findingJson(f, true)));
-  printJsonWithArrays(j, {std::move(kernels), std::move(fileFindings)});
+/// One kernel's record in the JSON report.
+Json kernelJson(const source::KernelRecord &k) {
+  Json loops = Json::array();
+  for (auto &l : k.loops)
+    loops.push_back(Json{{"line", l.line},
+                         {"col", l.col},
+                         {"form", l.form},
+                         {"dots", l.dots},
+                         {"helper_dots", l.helperDots},
+                         {"iterator", l.iterator},
+                         {"num_stages", l.numStages.empty() ? Json(nullptr) : Json(l.numStages)},
+                         {"flatten", l.flatten},
+                         {"warp_specialize", l.warpSpecialize},
+                         {"why", l.why}});
+  Json findings = Json::array();
+  for (auto &f : k.findings)
+    findings.push_back(findingJson(f, false));
+  return Json{
+      {"name", k.name},
+      {"file", k.file},
+      {"line", k.line},
+      {"dialect", k.dialect},
+      {"autotuned", k.autotuned},
+      {"autotune_wrapper", k.autotuneWrapper.empty() ? Json(nullptr) : Json(k.autotuneWrapper)},
+      {"configs_opaque", k.configsOpaque},
+      {"heuristics", k.heuristics},
+      {"autotune_num_stages", k.autotuneNumStages},
+      {"decorators", k.decorators},
+      {"loops", loops},
+      {"findings", findings}};
 }
 
 Json sarifJson(const source::SurveyReport &r) {
@@ -200,16 +180,77 @@ std::string reportText(const source::SurveyReport &r) {
   return out;
 }
 
-int execute() {
-  if (opts.json)
-    opts.format = "json";
+/// The survey as text, JSON or SARIF. `code` is the run's exit: 1 when
+/// --fail-on found a finding of a kind it names (verdict FINDINGS, as lint's).
+class SurveyView : public ReportView {
+public:
+  SurveyView(source::SurveyReport &r, int code) : r_(r), code_(code) {}
+
+  /// The document's own keys; its arrays follow (json(), write()).
+  Json head() const {
+    Verdict verdict = code_ == kExitFinding ? Verdict::Findings
+                      : r_.errors.empty()   ? Verdict::Ok
+                                            : Verdict::Partial;
+    Json j = envelope("survey", verdict, code_);
+    j["roots"] = opts.roots;
+    j["files_scanned"] = r_.filesScanned;
+    j["files_with_kernels"] = r_.filesWithKernels;
+    j["files_excluded"] = r_.filesExcluded;
+    j["errors"] = r_.errors;
+    j["summary"] = summaryJson(r_);
+    return j;
+  }
+
+  Json json() const override {
+    Json j = head();
+    Json kernels = Json::array(), findings = Json::array();
+    for (auto &k : r_.kernels)
+      kernels.push_back(kernelJson(k));
+    for (auto &f : r_.findings)
+      findings.push_back(findingJson(f, true));
+    j["kernels"] = std::move(kernels);
+    j["findings"] = std::move(findings);
+    return j;
+  }
+
+  std::string text() const override { return reportText(r_); }
+
+  void write(const CommonOptions &options) const override {
+    if (options.format == "sarif") {
+      printJson(sarifJson(r_));
+      return;
+    }
+    if (!options.jsonOutput()) {
+      printText(text());
+      return;
+    }
+    // Each kernel rendered and its record freed in turn, so a tree of any
+    // size never exists as one node tree.
+    Json j = head();
+    RenderedArray kernels{"kernels", {}}, fileFindings{"findings", {}};
+    kernels.elements.reserve(r_.kernels.size());
+    for (auto &k : r_.kernels) {
+      kernels.elements.push_back(renderArrayElement(kernelJson(k)));
+      k = source::KernelRecord();
+    }
+    for (auto &f : r_.findings)
+      fileFindings.elements.push_back(renderArrayElement(findingJson(f, true)));
+    printJsonWithArrays(j, {std::move(kernels), std::move(fileFindings)});
+  }
+
+private:
+  source::SurveyReport &r_;
+  int code_;
+};
+
+int survey() {
   source::SurveyOptions options;
   options.excludes = opts.excludes;
   options.useGitignore = !opts.noGitignore;
-  options.jobs = opts.jobs;
+  options.jobs = opts.common.jobs;
   options.targetCompiler = opts.targetCompiler == "fork" ? source::TargetCompiler::Fork
                                                          : source::TargetCompiler::Upstream;
-  ProgressLine progress("survey", opts.quiet);
+  ProgressLine progress("survey", false);
   options.progress = progress.callback();
   auto report = source::survey(opts.roots, options);
   progress.finish();
@@ -233,15 +274,7 @@ int execute() {
     for (auto *f : allFindings(*report))
       if (opts.failOn.count("all") || opts.failOn.count(f->kind))
         code = kExitFinding;
-  if (isJson(opts.format)) {
-    printReportJson(*report, code);
-  } else if (opts.format == "sarif") {
-    printJson(sarifJson(*report));
-  } else {
-    std::string text = reportText(*report);
-    printText(text);
-  }
-  return code;
+  return writeReport(opts.common, SurveyView(*report, code), code);
 }
 
 } // namespace
@@ -254,17 +287,8 @@ void addSurveyCommand(CLI::App &root) {
   cmd->add_option("--exclude", opts.excludes,
                   "Skip paths matching a .gitignore-style pattern (repeatable)");
   cmd->add_flag("--no-gitignore", opts.noGitignore, "Do not honour .gitignore files");
-  cmd->add_option("-j,--jobs", opts.jobs, "Files parsed in parallel (0: all cores)")
-      ->check(CLI::Validator(checkCount, "N"))
-      ->capture_default_str();
-  cmd->add_option("--format", opts.format, "Output format (jsonl: the JSON on one line)")
-      ->check(oneOf({"text", "json", "jsonl", "sarif"}))
-      ->each([](const std::string &v) {
-        if (v == "jsonl")
-          setJsonLines(true);
-      })
-      ->capture_default_str();
-  cmd->add_flag("--json", opts.json, "Same as --format json");
+  opts.common.addJobs(cmd, "Files parsed in parallel (0: all cores)");
+  opts.common.addFormat(cmd, {"sarif"}, "Output format (jsonl: the JSON on one line)");
   cmd->add_option("--target-compiler", opts.targetCompiler,
                   "Compiler that judges vendor backend folders (backend/_<vendor>/): upstream "
                   "Triton, or the vendor's fork (what the fork accepts is then no finding)")
@@ -277,6 +301,8 @@ void addSurveyCommand(CLI::App &root) {
 }
 
 int runSurveyCommand() {
+  if (int code = opts.common.prepare())
+    return code;
   for (auto &k : opts.failOnList) {
     bool known = k == "all";
     for (auto &r : source::surveyRules())
@@ -291,7 +317,7 @@ int runSurveyCommand() {
     }
     opts.failOn.insert(k);
   }
-  return execute();
+  return survey();
 }
 
 } // namespace tilexform::cli

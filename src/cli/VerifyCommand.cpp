@@ -2,8 +2,9 @@
 // exactly plain's layouts?
 #include "tilexform/analysis/Verify.h"
 #include "tilexform/cli/Commands.h"
+#include "tilexform/cli/CommonOptions.h"
 #include "tilexform/cli/HtmlReport.h"
-#include "tilexform/cli/Output.h"
+#include "tilexform/cli/ReportView.h"
 #include "tilexform/support/InputError.h"
 
 #include <CLI/CLI.hpp>
@@ -21,10 +22,9 @@ namespace tilexform::cli {
 namespace {
 
 struct VerifyOptions {
-  std::string plain, anchor, pairs, gluonApi = "3.6", format = "text", arch, html;
-  bool json = false, quiet = false, force = false;
+  std::string plain, anchor, pairs, html;
   size_t maxSites = 8;
-  unsigned jobs = 0;
+  CommonOptions common;
 } opts;
 
 Json useJson(const analysis::LayoutUse &u) {
@@ -78,61 +78,23 @@ std::string anchorEvidence(const std::string &path, const ir::Module &mod) {
   return "";
 }
 
-FileOutput verifyOne(std::string plainPath, std::string anchorPath, gluon::GluonApi api) {
-  FileOutput o;
-  if (anchorPath.empty()) {
-    // A directory pair found no anchor for this dump: plainPath holds why.
-    o.error = plainPath;
-    return o;
-  }
-  auto plain = loadForCommand(plainPath, "verify");
-  if (!plain) {
-    o.error = errorLine(plain.takeError());
-    return o;
-  }
-  auto anchor = loadForCommand(anchorPath, "verify");
-  if (!anchor) {
-    o.error = errorLine(anchor.takeError());
-    return o;
-  }
-  for (auto [path, mod] : {std::pair{&plainPath, *plain}, std::pair{&anchorPath, *anchor}})
-    if (int code = refuseCrossVendorArch(*path == "-" ? "<stdin>" : *path, *mod, opts.arch)) {
-      o.exitCode = code;
-      o.reported = true;
-      return o;
-    }
-  // PLAIN ANCHOR given the other way round: the verdict is only meaningful
-  // one way (the anchor must carry plain's layouts), so the pair is compared
-  // as meant and the command line named on stderr, for a CI whose script
-  // swapped them to get the right verdict and a line telling it to fix that.
-  bool swapped = false;
-  if (std::string p = anchorEvidence(plainPath, **plain);
-      !p.empty() && anchorEvidence(anchorPath, **anchor).empty()) {
-    printErrorLines({fmt::format(
-        "warning: arguments look swapped: {} looks like the Gluon anchor ({}) and {} like plain "
-        "Triton's; compared as 'verify {} {}' (verify takes PLAIN ANCHOR)",
-        plainPath, p, anchorPath, anchorPath, plainPath)});
-    std::swap(plainPath, anchorPath);
-    std::swap(plain, anchor);
-    swapped = true;
-  }
-  auto v = analysis::verify(**plain, **anchor, api, opts.arch);
-  int exitCode = exitCodeFor("verify", v.verdict);
-  if (!opts.html.empty()) {
-    if (int code =
-            writeOutFile(opts.html, verifyHtml(v, plainPath, anchorPath), opts.force, "--html")) {
-      o.exitCode = code;
-      o.reported = true;
-      return o;
-    }
-  }
-  o.exitCode = exitCode;
+/// One pair compared.
+struct Comparison {
+  const analysis::VerifyReport &report;
+  std::string plainPath, anchorPath;
+  bool swapped;
+};
 
-  if (isJson(opts.format)) {
-    Json j = envelope("verify", v.verdict, exitCode);
-    j["plain"] = plainPath;
-    j["anchor"] = anchorPath;
-    j["swapped"] = swapped;
+class VerifyView : public ReportView {
+public:
+  explicit VerifyView(const Comparison &r) : r_(r) {}
+
+  Json json() const override {
+    const analysis::VerifyReport &v = r_.report;
+    Json j = envelope("verify", v.verdict, exitCodeFor("verify", v.verdict));
+    j["plain"] = r_.plainPath;
+    j["anchor"] = r_.anchorPath;
+    j["swapped"] = r_.swapped;
     j["not_comparable_reason"] =
         v.notComparableReason.empty() ? Json(nullptr) : Json(v.notComparableReason);
     Json missing = Json::array(), extra = Json::array(), reconciled = Json::array(),
@@ -183,74 +145,132 @@ FileOutput verifyOne(std::string plainPath, std::string anchorPath, gluon::Gluon
     j["shared"] = Json{{"plain", sharedJson(v.plain.shared)},
                        {"anchor", sharedJson(v.anchor.shared)},
                        {"anchor_crosses_capacity", v.anchorCrossesCapacity}};
-    o.doc = std::move(j);
-    return o;
+    return j;
   }
 
-  // The verdict first, as in every text report.
-  std::string out =
-      fmt::format("verdict: {}\nplain:   {}{}\nanchor:  {}{}\n", verdictName(v.verdict), plainPath,
-                  swapped ? "  (given second: the arguments were swapped)" : "", anchorPath,
-                  swapped ? "  (given first)" : "");
-  if (!v.notComparableReason.empty())
-    out += fmt::format("not comparable: {}\n", v.notComparableReason);
-  // One entry per difference, both sides, and the edit that fixes it.
-  auto where = [](const analysis::LayoutUse &u) {
-    if (u.sites.empty())
-      return std::string("no use site");
-    const auto &site = u.sites[0];
-    std::string src =
-        site.source.line
-            ? fmt::format(", {}:{}{}", site.source.file, site.source.line,
-                          site.source.name.empty() ? "" : " (" + site.source.name + ")")
-            : "";
-    return fmt::format("{} sites, first {} {} at line {}{}", u.sites.size(), site.op, site.position,
-                       site.line, src);
-  };
-  if (!v.differences.empty()) {
-    out += fmt::format("\ndifferences ({}):\n", v.differences.size());
-    for (auto &d : v.differences) {
-      if (d.plain)
-        out += fmt::format(
-            "  plain:  {} at {} ({}; {})\n", d.plain->attr, fmt::join(d.plain->shape, "x"),
-            d.plain->roles.empty() ? "elementwise" : d.plain->roles.front(), where(*d.plain));
-      else
-        out += "  plain:  (no counterpart)\n";
-      if (d.anchor)
-        out += fmt::format("  anchor: {} at {} ({})\n", d.anchor->attr,
-                           fmt::join(d.anchor->shape, "x"), where(*d.anchor));
-      else
-        out += "  anchor: (no counterpart: the anchor does not carry this layout)\n";
-      out += fmt::format("  differs: {}\n", d.differs);
-      if (!d.fixes.empty()) {
-        std::vector<std::string> edits;
-        for (auto &f : d.fixes)
-          edits.push_back(f.anchorValue.empty()
-                              ? fmt::format("add {}={}", f.keyword, f.plainValue)
-                              : fmt::format("{} {} -> {}", f.keyword, f.anchorValue, f.plainValue));
-        out += fmt::format("  fix in the anchor: {}\n", fmt::join(edits, ", "));
-      } else if (d.plain && d.plain->gluon) {
-        out += fmt::format("  plain's constructor: {}\n", *d.plain->gluon);
+  std::string text() const override {
+    const analysis::VerifyReport &v = r_.report;
+    // The verdict first, as in every text report.
+    std::string out =
+        fmt::format("verdict: {}\nplain:   {}{}\nanchor:  {}{}\n", verdictName(v.verdict),
+                    r_.plainPath, r_.swapped ? "  (given second: the arguments were swapped)" : "",
+                    r_.anchorPath, r_.swapped ? "  (given first)" : "");
+    if (!v.notComparableReason.empty())
+      out += fmt::format("not comparable: {}\n", v.notComparableReason);
+    // One entry per difference, both sides, and the edit that fixes it.
+    auto where = [](const analysis::LayoutUse &u) {
+      if (u.sites.empty())
+        return std::string("no use site");
+      const auto &site = u.sites[0];
+      std::string src =
+          site.source.line
+              ? fmt::format(", {}:{}{}", site.source.file, site.source.line,
+                            site.source.name.empty() ? "" : " (" + site.source.name + ")")
+              : "";
+      return fmt::format("{} sites, first {} {} at line {}{}", u.sites.size(), site.op,
+                         site.position, site.line, src);
+    };
+    if (!v.differences.empty()) {
+      out += fmt::format("\ndifferences ({}):\n", v.differences.size());
+      for (auto &d : v.differences) {
+        if (d.plain)
+          out += fmt::format(
+              "  plain:  {} at {} ({}; {})\n", d.plain->attr, fmt::join(d.plain->shape, "x"),
+              d.plain->roles.empty() ? "elementwise" : d.plain->roles.front(), where(*d.plain));
+        else
+          out += "  plain:  (no counterpart)\n";
+        if (d.anchor)
+          out += fmt::format("  anchor: {} at {} ({})\n", d.anchor->attr,
+                             fmt::join(d.anchor->shape, "x"), where(*d.anchor));
+        else
+          out += "  anchor: (no counterpart: the anchor does not carry this layout)\n";
+        out += fmt::format("  differs: {}\n", d.differs);
+        if (!d.fixes.empty()) {
+          std::vector<std::string> edits;
+          for (auto &f : d.fixes)
+            edits.push_back(
+                f.anchorValue.empty()
+                    ? fmt::format("add {}={}", f.keyword, f.plainValue)
+                    : fmt::format("{} {} -> {}", f.keyword, f.anchorValue, f.plainValue));
+          out += fmt::format("  fix in the anchor: {}\n", fmt::join(edits, ", "));
+        } else if (d.plain && d.plain->gluon) {
+          out += fmt::format("  plain's constructor: {}\n", *d.plain->gluon);
+        }
       }
     }
+    if (!v.reconciled.empty()) {
+      out += "\nreconciled:\n";
+      for (auto &r : v.reconciled)
+        out += fmt::format("  [{}] {}\n", r.cause, r.detail);
+    }
+    if (v.signature.compared) {
+      out += fmt::format("\nsignature: {}\n",
+                         v.signature.same() ? "same specialisation" : "DIFFERENT specialisation");
+      for (auto &d : v.signature.differences)
+        out += fmt::format("  {}: plain {}; anchor {}\n", d.name, d.plain, d.anchor);
+    }
+    out += fmt::format(
+        "\nshared memory: plain peak {} B, anchor peak {} B{}\n", v.plain.shared.peakBytes,
+        v.anchor.shared.peakBytes,
+        v.anchorCrossesCapacity ? " — the anchor crosses the arch capacity plain did not" : "");
+    return out;
   }
-  if (!v.reconciled.empty()) {
-    out += "\nreconciled:\n";
-    for (auto &r : v.reconciled)
-      out += fmt::format("  [{}] {}\n", r.cause, r.detail);
+
+private:
+  const Comparison &r_;
+};
+
+FileOutput verifyOne(std::string plainPath, std::string anchorPath, gluon::GluonApi api) {
+  FileOutput o;
+  if (anchorPath.empty()) {
+    // A directory pair found no anchor for this dump: plainPath holds why.
+    o.error = plainPath;
+    return o;
   }
-  if (v.signature.compared) {
-    out += fmt::format("\nsignature: {}\n",
-                       v.signature.same() ? "same specialisation" : "DIFFERENT specialisation");
-    for (auto &d : v.signature.differences)
-      out += fmt::format("  {}: plain {}; anchor {}\n", d.name, d.plain, d.anchor);
+  auto plain = loadForCommand(plainPath, "verify");
+  if (!plain) {
+    o.error = errorLine(plain.takeError());
+    return o;
   }
-  out += fmt::format(
-      "\nshared memory: plain peak {} B, anchor peak {} B{}\n", v.plain.shared.peakBytes,
-      v.anchor.shared.peakBytes,
-      v.anchorCrossesCapacity ? " — the anchor crosses the arch capacity plain did not" : "");
-  o.text = std::move(out);
-  return o;
+  auto anchor = loadForCommand(anchorPath, "verify");
+  if (!anchor) {
+    o.error = errorLine(anchor.takeError());
+    return o;
+  }
+  for (auto [path, mod] : {std::pair{&plainPath, *plain}, std::pair{&anchorPath, *anchor}})
+    if (int code =
+            refuseCrossVendorArch(*path == "-" ? "<stdin>" : *path, *mod, opts.common.arch)) {
+      o.exitCode = code;
+      o.reported = true;
+      return o;
+    }
+  // PLAIN ANCHOR given the other way round: the verdict is only meaningful
+  // one way (the anchor must carry plain's layouts), so the pair is compared
+  // as meant and the command line named on stderr, for a CI whose script
+  // swapped them to get the right verdict and a line telling it to fix that.
+  bool swapped = false;
+  if (std::string p = anchorEvidence(plainPath, **plain);
+      !p.empty() && anchorEvidence(anchorPath, **anchor).empty()) {
+    printErrorLines({fmt::format(
+        "warning: arguments look swapped: {} looks like the Gluon anchor ({}) and {} like plain "
+        "Triton's; compared as 'verify {} {}' (verify takes PLAIN ANCHOR)",
+        plainPath, p, anchorPath, anchorPath, plainPath)});
+    std::swap(plainPath, anchorPath);
+    std::swap(plain, anchor);
+    swapped = true;
+  }
+  auto v = analysis::verify(**plain, **anchor, api, opts.common.arch);
+  int exitCode = exitCodeFor("verify", v.verdict);
+  if (!opts.html.empty()) {
+    if (int code = writeOutFile(opts.html, verifyHtml(v, plainPath, anchorPath), opts.common.force,
+                                "--html")) {
+      o.exitCode = code;
+      o.reported = true;
+      return o;
+    }
+  }
+  return reportOutput(opts.common, VerifyView(Comparison{v, plainPath, anchorPath, swapped}),
+                      exitCode);
 }
 
 /// The kernel a dump defines: the name of its first `tt.func public`, read
@@ -345,13 +365,34 @@ std::vector<std::string> pairByKernel(const std::vector<std::string> &plains,
   return pairs;
 }
 
+} // namespace
+
+void addVerifyCommand(CLI::App &root) {
+  auto *cmd = root.add_subcommand(
+      "verify", "Layout equivalence of a Gluon anchor's dump against the plain Triton dump");
+  cmd->add_option("plain", opts.plain,
+                  "The plain Triton .ttgir (or a directory of them, paired by name)");
+  cmd->add_option("anchor", opts.anchor, "The Gluon anchor's .ttgir (or a directory of them)");
+  cmd->add_option("--pairs", opts.pairs, "A file of PLAIN ANCHOR pairs, one per line");
+  CommonOptions &common = opts.common;
+  common.addJobs(cmd);
+  common.addGluonApi(cmd);
+  common.addArch(cmd, "Override the target arch");
+  cmd->add_option("--max-sites", opts.maxSites, "List at most N sites per entry (0: all)")
+      ->capture_default_str()
+      ->check(CLI::Validator(checkCount, "N"));
+  cmd->add_option("--html", opts.html,
+                  "Write the report as one self-contained HTML page (layouts drawn, "
+                  "differing elements outlined)");
+  common.addForce(cmd, "Overwrite the --html file if it exists");
+  common.addFormat(cmd);
+}
+
 // Pairs travel through the multi-file driver as "plain\tanchor".
-int execute() {
-  if (opts.json)
-    opts.format = "json";
-  auto api = resolveGluonApi(opts.gluonApi);
-  if (!api)
-    return kExitUsage;
+int runVerifyCommand() {
+  CommonOptions &common = opts.common;
+  if (int code = common.prepare())
+    return code;
   std::vector<std::string> pairs;
   namespace fs = std::filesystem;
   if (!opts.pairs.empty()) {
@@ -399,37 +440,12 @@ int execute() {
   }
   if (!opts.html.empty() && pairs.size() != 1)
     return reportError("--html writes the report of one pair; give one PLAIN ANCHOR", kExitUsage);
-  if (int code = refuseExistingOut(opts.html, opts.force, "--html"))
+  if (int code = refuseExistingOut(opts.html, common.force, "--html"))
     return code;
-  return runOverFiles("verify", pairs, isJson(opts.format), opts.jobs, opts.quiet,
-                      [&](const std::string &pair) {
-                        auto [p, a] = llvm::StringRef(pair).split('\t');
-                        return verifyOne(p.str(), a.str(), *api);
-                      });
+  return runOverFiles("verify", pairs, common, [&](const std::string &pair) {
+    auto [p, a] = llvm::StringRef(pair).split('\t');
+    return verifyOne(p.str(), a.str(), common.api());
+  });
 }
-
-} // namespace
-
-void addVerifyCommand(CLI::App &root) {
-  auto *cmd = root.add_subcommand(
-      "verify", "Layout equivalence of a Gluon anchor's dump against the plain Triton dump");
-  cmd->add_option("plain", opts.plain,
-                  "The plain Triton .ttgir (or a directory of them, paired by name)");
-  cmd->add_option("anchor", opts.anchor, "The Gluon anchor's .ttgir (or a directory of them)");
-  cmd->add_option("--pairs", opts.pairs, "A file of PLAIN ANCHOR pairs, one per line");
-  addJobsOptions(cmd, opts.jobs, opts.quiet);
-  addGluonApiOption(cmd, opts.gluonApi);
-  addArchOption(cmd, opts.arch, "Override the target arch");
-  cmd->add_option("--max-sites", opts.maxSites, "List at most N sites per entry (0: all)")
-      ->capture_default_str()
-      ->check(CLI::Validator(checkCount, "N"));
-  cmd->add_option("--html", opts.html,
-                  "Write the report as one self-contained HTML page (layouts drawn, "
-                  "differing elements outlined)");
-  cmd->add_flag("--force", opts.force, "Overwrite the --html file if it exists");
-  addFormatOptions(cmd, opts.format, opts.json);
-}
-
-int runVerifyCommand() { return execute(); }
 
 } // namespace tilexform::cli

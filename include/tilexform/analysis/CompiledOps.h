@@ -28,7 +28,19 @@ enum class CompiledDifference {
   /// which the anchor states as a convert_layout to the same #linear layout
   /// (Gluon has no builtin for it); both are register moves, lowered apart.
   InThreadTransposeAsConvert,
+  /// AMD's block ping-pong schedule: plain's pass wrote its hints
+  /// (rocdl.s.setprio, rocdl.sched.barrier), which Gluon 3.6 cannot state
+  /// (transcribe lists them as not carried); the same work in another order.
+  ScheduleHintsNotCarried,
+  /// The anchor converts between two spellings of one layout (a transpose
+  /// into a dot operand: plain's tt.trans gives the operand layout itself,
+  /// Gluon's permute a #linear one, then convert_layout(assert_trivial));
+  /// the same linear layout on both sides, so no data moves.
+  TrivialConvert,
 };
+
+/// The JSON name of a known difference (`single_slot_ring_folded`).
+const char *compiledDifferenceName(CompiledDifference k);
 
 struct CompiledOpsComparison {
   /// Ops whose counts differ (constants left out: each compiler places and

@@ -34,6 +34,9 @@ struct KernelListing {
   std::string name;
   Isa isa = Isa::Amdgcn;
   std::optional<std::string> arch; // normalised ("gfx942", "sm_90") when the text says
+  /// A kernel the host launches (AMD's .amdhsa_kernel, PTX's .entry); false
+  /// for a device function a kernel calls (a noinline helper).
+  bool entry = true;
   unsigned startLine = 0, endLine = 0;
   std::vector<Instruction> instructions;
   /// Labels by the index of the instruction that follows them.

@@ -96,9 +96,6 @@ struct FileOutput {
   bool reported = false; // failed, and the error line is already on stderr
 };
 
-/// `-j/--jobs N` and `-q/--quiet` on a command that reads many files.
-void addJobsOptions(CLI::App *cmd, unsigned &jobs, bool &quiet);
-
 /// Runs `one` over every input (on `jobs` threads, 0: all cores; a progress
 /// line on a terminal) and prints the results in input order: the text
 /// reports; one JSON document (the file's own for one input, else the
@@ -152,25 +149,10 @@ int writeOutFile(const std::string &out, llvm::StringRef text, bool force,
 /// Whether `--format` asks for JSON (json, or jsonl: one document per line).
 inline bool isJson(const std::string &format) { return format == "json" || format == "jsonl"; }
 
-/// `--format text|json|jsonl` and `--json` on a command.
-void addFormatOptions(CLI::App *cmd, std::string &format, bool &json);
-
-/// `--arch` on a command: every spelling hw::parseTarget reads, rewritten to
-/// the canonical name while the command line is parsed; an arch that is no
-/// arch, or has no figures, is the same usage error (64) in every command.
-void addArchOption(CLI::App *cmd, std::string &arch, const std::string &help);
-
 /// An `--arch` of another vendor than the target a dump states
 /// (`ttg.target`): reported as a usage error (hw::vendorConflict) and 64
 /// returned; 0 when the dump names no target or one of the same vendor.
 int refuseCrossVendorArch(const std::string &shown, const ir::Module &mod, const std::string &arch);
-
-/// `--gluon-api 3.6|3.5` on a command.
-void addGluonApiOption(CLI::App *cmd, std::string &api);
-
-/// The API named by `--gluon-api`; none (after reporting a usage error) for
-/// an unknown name.
-std::optional<gluon::GluonApi> resolveGluonApi(const std::string &name);
 
 /// "command: done/total files" on stderr while files are read, only when
 /// stderr is a terminal and not `quiet`; finish() clears the line.
