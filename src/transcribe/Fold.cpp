@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -298,10 +299,37 @@ private:
 
   bool inlinedAtUse(const Operation &op) const { return oneUse(op) != nullptr; }
 
+  /// `c`'s operands in the order Triton's code generator evaluates their
+  /// expressions: a call's keyword arguments (`mask=`, `other=`,
+  /// `use_acc=`) before its positional ones, as it visits them.
+  static std::vector<const Value *> evaluationOrder(const Operation &c) {
+    static const std::map<std::string, std::vector<std::string>> kKeywordSegments = {
+        {"tt.load", {"mask", "other"}},
+        {"tt.store", {"mask"}},
+        {"tt.atomic_rmw", {"mask"}},
+        {"ttng.warp_group_dot", {"useC"}}};
+    std::vector<const Value *> order;
+    auto it = kKeywordSegments.find(c.name);
+    if (it == kKeywordSegments.end()) {
+      order.assign(c.operands.begin(), c.operands.end());
+      return order;
+    }
+    std::set<const Value *> keywords;
+    for (const std::string &seg : it->second)
+      if (const Value *v = c.operand(seg)) {
+        order.push_back(v);
+        keywords.insert(v);
+      }
+    for (const Value *v : c.operands)
+      if (!keywords.count(v))
+        order.push_back(v);
+    return order;
+  }
+
   /// The ops a statement for `c` makes, in the order Python makes them.
   void sequence(const Operation &c, bool self, std::vector<const Operation *> &out) const {
     std::vector<const Operation *> implicit;
-    for (auto *v : c.operands) {
+    for (const Value *v : evaluationOrder(c)) {
       const Operation *d = v ? v->definingOp : nullptr;
       const FoldKind *k = d ? plan_.kindOf(d) : nullptr;
       if (!k || *k == FoldKind::Literal)

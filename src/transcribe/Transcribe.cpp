@@ -33,15 +33,20 @@ namespace {
 
 /// The Python function a symbol of the dump names: Triton calls a noinline
 /// function `module.qualname__argtypes__constants`
-/// (`@kernels.twice__fp32S512S`); the part after the module's dots and
-/// before the mangled types.
+/// (`@"__main__._row_sum__Pfp32_i32_i32__(3,)cconstexpr_256_"`); the part
+/// after the last dot of the module and qualname (the constants, which
+/// start at `(`, have none: Triton spells a dot in them `_d_`) and before
+/// the mangled types. A module's own underscores (`__main__`) are not the
+/// types' separator.
 std::string pythonFunctionName(llvm::StringRef symbol) {
   symbol.consume_front("@");
   symbol = symbol.trim('"');
-  size_t lead = symbol.find_first_not_of('_');
-  size_t mangled = lead == llvm::StringRef::npos ? llvm::StringRef::npos : symbol.find("__", lead);
-  llvm::StringRef name = symbol.substr(0, mangled);
-  name = name.rsplit('.').second.empty() ? name : name.rsplit('.').second;
+  llvm::StringRef head = symbol.substr(0, symbol.find('('));
+  if (size_t dot = head.rfind('.'); dot != llvm::StringRef::npos)
+    head = head.substr(dot + 1);
+  size_t lead = head.find_first_not_of('_');
+  size_t mangled = lead == llvm::StringRef::npos ? llvm::StringRef::npos : head.find("__", lead);
+  llvm::StringRef name = head.substr(0, mangled);
   return Scope::identifier(name.empty() ? "helper" : name.str());
 }
 
