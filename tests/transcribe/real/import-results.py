@@ -6,7 +6,8 @@
 Each RUN_DIR is one harness --out folder (round-log.jsonl, summary.json); the
 runs of one library (its shards, a kernel run in a process of its own) are
 merged, a kernel counted once per target, and the library's entry in RESULTS
-replaced: its runs, per-target totals (with the plain/anchor ratio
+replaced (with --gpu and --date when its runs had another GPU or day than the
+file's): its runs, per-target totals (with the plain/anchor ratio
 distribution and the readable anchors' figures) and one row per kernel and
 target. Figures only: no code or dump of the library is kept.
 """
@@ -57,6 +58,8 @@ def main():
     ap.add_argument("commit")
     ap.add_argument("runs", nargs="+")
     ap.add_argument("--notes", help="the library's notes (default: the ones RESULTS has)")
+    ap.add_argument("--gpu", help="the GPU these runs had, when not the file's (`NVIDIA H100`)")
+    ap.add_argument("--date", help="the day of these runs, when not the file's")
     a = ap.parse_args()
     rows, seen, runs = [], set(), []
     for d in map(pathlib.Path, a.runs):
@@ -76,6 +79,9 @@ def main():
     notes = a.notes if a.notes is not None else before.get("notes", "")
     entry = dict(library=a.library, repository=a.repository, commit=a.commit, runs=runs,
                  totals=totals(rows), notes=notes, kernels=rows)
+    for key in ("gpu", "date"):
+        if getattr(a, key):
+            entry[key] = getattr(a, key)
     libs = [x for x in doc["libraries"] if x["library"] != a.library]
     libs.append(entry)
     doc["libraries"] = libs
