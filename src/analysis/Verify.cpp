@@ -27,9 +27,10 @@ std::map<std::string, LayoutUse> usesOf(const RecoverReport &r) {
       // Sites of one layout repeat a few shapes: compute each normal form once.
       auto [it, fresh] = normalForms.try_emplace(l.attr + "@" + shapeText(llShape));
       if (fresh) {
-        try {
-          it->second = layout::toLinearLayout(*l.encoding, llShape).toString();
-        } catch (const std::exception &) {
+        if (auto ll = layout::linearLayoutAt(*l.encoding, llShape)) {
+          it->second = ll->toString();
+        } else {
+          llvm::consumeError(ll.takeError());
           it->second = "text:" + l.attr; // no linear layout (tensor memory): compare by text
         }
       }

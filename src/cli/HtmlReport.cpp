@@ -106,16 +106,16 @@ Drawn draw(const layout::EncodingPtr &enc, const std::vector<int64_t> &shape, un
     d.why = "no layout";
     return d;
   }
-  try {
-    auto ll = layout::toLinearLayout(*enc, layout::bufferShape(*enc, shape));
-    auto picture = layout::pictureOf(ll, bits);
-    if (picture)
-      d.picture = std::move(*picture);
-    else
-      d.why = llvm::toString(picture.takeError());
-  } catch (const std::exception &e) {
-    d.why = e.what();
+  auto ll = layout::linearLayoutAt(*enc, layout::bufferShape(*enc, shape));
+  if (!ll) {
+    d.why = llvm::toString(ll.takeError());
+    return d;
   }
+  auto picture = layout::pictureOf(*ll, bits);
+  if (picture)
+    d.picture = std::move(*picture);
+  else
+    d.why = llvm::toString(picture.takeError());
   return d;
 }
 

@@ -284,11 +284,10 @@ void analyse(LayoutReport &r) {
   const auto &enc = r.enc;
   r.canonical = layout::printEncoding(*enc);
   r.emitted = gluon::emitGluon(*enc, r.api);
-  try {
-    r.ll = layout::toLinearLayout(*enc, r.shape);
-  } catch (const std::exception &e) {
-    r.linearError = e.what();
-  }
+  if (auto ll = layout::linearLayoutAt(*enc, r.shape))
+    r.ll = std::move(*ll);
+  else
+    r.linearError = llvm::toString(ll.takeError());
   if (!r.emitted.expr && enc->isShared() && !r.shape.empty()) {
     // A shared layout Gluon has no class for: its own linear layout at the
     // buffer's shape (the trailing dims), as recover and transcribe write it.

@@ -417,12 +417,12 @@ GluonExpr emitGluonAsLinear(const Encoding &enc, const std::vector<int64_t> &sha
     return r;
   }
   SharedLinearEncoding lin;
-  try {
-    lin.ll = toLinearLayout(enc, shape);
-  } catch (const std::exception &e) {
-    r.reason = std::string("no linear layout at this shape: ") + e.what();
+  auto ll = linearLayoutAt(enc, shape);
+  if (!ll) {
+    r.reason = "no linear layout at this shape: " + llvm::toString(ll.takeError());
     return r;
   }
+  lin.ll = std::move(*ll);
   return emitGluon(Encoding{EncodingVariant{std::move(lin)}}, api);
 }
 
@@ -445,13 +445,18 @@ namespace {
 RoundTrip sameLinearLayout(const Encoding &a, const Encoding &b,
                            const std::vector<int64_t> &shape) {
   RoundTrip rt;
-  try {
-    if (toLinearLayout(a, shape) != toLinearLayout(b, shape)) {
-      rt.detail = "linear layouts differ";
-      return rt;
-    }
-  } catch (const std::exception &e) {
-    rt.detail = std::string("no linear layout to compare: ") + e.what();
+  auto la = linearLayoutAt(a, shape);
+  if (!la) {
+    rt.detail = "no linear layout to compare: " + llvm::toString(la.takeError());
+    return rt;
+  }
+  auto lb = linearLayoutAt(b, shape);
+  if (!lb) {
+    rt.detail = "no linear layout to compare: " + llvm::toString(lb.takeError());
+    return rt;
+  }
+  if (*la != *lb) {
+    rt.detail = "linear layouts differ";
     return rt;
   }
   rt.exact = true;

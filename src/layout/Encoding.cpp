@@ -303,10 +303,26 @@ LinearLayout toLinearLayout(const Encoding &enc, const std::vector<int64_t> &sha
   return kind->linear(enc, shape);
 }
 
+llvm::Expected<LinearLayout> linearLayoutAt(const Encoding &enc,
+                                            const std::vector<int64_t> &shape) {
+  try {
+    return toLinearLayout(enc, shape);
+  } catch (const std::exception &e) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", e.what());
+  }
+}
+
 bool equivalentAt(const Encoding &a, const Encoding &b, const std::vector<int64_t> &shape) {
   if (a == b)
     return true;
-  return toLinearLayout(a, shape) == toLinearLayout(b, shape);
+  auto la = linearLayoutAt(a, shape);
+  auto lb = linearLayoutAt(b, shape);
+  bool same = la && lb && *la == *lb;
+  if (!la)
+    llvm::consumeError(la.takeError());
+  if (!lb)
+    llvm::consumeError(lb.takeError());
+  return same;
 }
 
 bool hasUnmodelledPart(const Encoding &enc) {

@@ -33,11 +33,19 @@ LinearLayout dotOperandCga(const CGALayout &cga, unsigned opIdx, unsigned rank) 
 
 unsigned positiveOrZero(int64_t v) { return v > 0 && v < (int64_t(1) << 30) ? unsigned(v) : 0u; }
 
-LinearLayout namedLinear(std::vector<std::pair<std::string, Bases>> dims, unsigned rank) {
+std::optional<LinearLayout> namedLinear(AttrFields &f,
+                                        std::vector<std::pair<std::string, Bases>> dims,
+                                        unsigned rank, bool requireSurjective) {
   std::vector<LinearLayout::DimBases> bases;
   for (auto &[n, b] : dims)
     bases.emplace_back(n, std::vector<LinearLayout::Basis>(b.begin(), b.end()));
-  return LinearLayout::inferred(std::move(bases), standardOutDimNames(int(rank)));
+  auto l = LinearLayout::createInferred(std::move(bases), standardOutDimNames(int(rank)),
+                                        requireSurjective);
+  if (!l) {
+    f.error(llvm::toString(l.takeError()));
+    return std::nullopt;
+  }
+  return std::move(*l);
 }
 
 bool offsetBlockBases(AttrFields &f, Bases &off, Bases &blk, bool &ok) {
@@ -105,7 +113,10 @@ LinearLayout basesOverShape(const GluonArgs &a, std::vector<std::pair<std::strin
         if (v[d] < 0 || v[d] >= int32_t(shape[d]))
           a.error("basis component outside the shape");
     }
-  return LinearLayout(std::move(bases), std::move(outs));
+  auto l = LinearLayout::create(std::move(bases), std::move(outs), /*requireSurjective=*/false);
+  if (!l)
+    a.error(llvm::toString(l.takeError()));
+  return std::move(*l);
 }
 
 } // namespace tilexform::layout::detail

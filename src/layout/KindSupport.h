@@ -42,8 +42,11 @@ LinearLayout dotOperandCga(const CGALayout &cga, unsigned opIdx, unsigned rank);
 /// range becomes 0, which validateEncoding refuses as it refuses 0, so
 /// every spelling of one bad value gets one message.
 unsigned positiveOrZero(int64_t v);
-/// Named bases `in -> dim0..dim{rank-1}`, out-dim sizes inferred.
-LinearLayout namedLinear(std::vector<std::pair<std::string, Bases>> dims, unsigned rank);
+/// Named bases `in -> dim0..dim{rank-1}`, out-dim sizes inferred, checked
+/// by LinearLayout::createInferred; a broken rule is reported to `f`.
+std::optional<LinearLayout> namedLinear(AttrFields &f,
+                                        std::vector<std::pair<std::string, Bases>> dims,
+                                        unsigned rank, bool requireSurjective);
 /// The `offset`/`block` bases of shared_linear and the long padded_shared
 /// form; any other key is an error.
 bool offsetBlockBases(AttrFields &f, Bases &off, Bases &blk, bool &ok);

@@ -40,6 +40,64 @@ LinearLayout::LinearLayout(std::vector<DimBases> bases, std::vector<OutDim> outD
         throw std::invalid_argument("basis length differs from out-dim count");
 }
 
+llvm::Expected<LinearLayout> LinearLayout::create(std::vector<DimBases> bases,
+                                                  std::vector<OutDim> outDims,
+                                                  bool requireSurjective) {
+  auto fail = [](std::string message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  std::set<std::string> outNames, inNames;
+  for (auto &[name, size] : outDims) {
+    if (size <= 0 || (size & (size - 1)) != 0)
+      return fail(fmt::format("out-dim {} has size {}, not a power of two", name, size));
+    if (!outNames.insert(name).second)
+      return fail("out-dim " + name + " given twice");
+  }
+  for (auto &[name, vecs] : bases) {
+    if (!inNames.insert(name).second)
+      return fail("in-dim " + name + " given twice");
+    for (size_t i = 0; i < vecs.size(); ++i) {
+      const Basis &b = vecs[i];
+      if (b.size() != outDims.size())
+        return fail(fmt::format("{} basis {} has {} components for {} out-dims", name, i, b.size(),
+                                outDims.size()));
+      for (size_t o = 0; o < b.size(); ++o)
+        if (b[o] < 0 || b[o] >= outDims[o].second)
+          return fail(fmt::format("{} basis {} gives {} = {}, outside its size {}", name, i,
+                                  outDims[o].first, b[o], outDims[o].second));
+    }
+  }
+  LinearLayout l(std::move(bases), std::move(outDims));
+  if (requireSurjective && !l.isSurjective())
+    return fail(fmt::format("the layout is not surjective: its bases reach 2^{} of the 2^{} "
+                            "output positions",
+                            l.rank(), l.totalOutBits()));
+  return l;
+}
+
+llvm::Expected<LinearLayout> LinearLayout::createInferred(std::vector<DimBases> bases,
+                                                          const std::vector<std::string> &outNames,
+                                                          bool requireSurjective) {
+  for (auto &[name, vecs] : bases)
+    for (auto &b : vecs)
+      for (int32_t v : b)
+        if (v < 0 || v >= (int32_t(1) << 30))
+          return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                         fmt::format("{} basis component {} is outside "
+                                                     "[0, 2^30)",
+                                                     name, v));
+  std::vector<OutDim> outs;
+  for (size_t o = 0; o < outNames.size(); ++o) {
+    int32_t size = 1;
+    for (auto &[name, vecs] : bases)
+      for (auto &b : vecs)
+        if (o < b.size())
+          size = std::max(size, nextPowerOf2(b[o]));
+    outs.emplace_back(outNames[o], size);
+  }
+  return create(std::move(bases), std::move(outs), requireSurjective);
+}
+
 LinearLayout LinearLayout::inferred(std::vector<DimBases> bases,
                                     const std::vector<std::string> &outNames) {
   std::vector<OutDim> outs;
@@ -531,6 +589,14 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout &outerIn) const {
   for (auto &d : identityDims)
     C *= identity1D(A.inDimSize(d), d, d);
   return C.transposeIns(B.inDimNames()).transposeOuts(A.inDimNames());
+}
+
+llvm::Expected<LinearLayout> LinearLayout::tryInvertAndCompose(const LinearLayout &outer) const {
+  try {
+    return invertAndCompose(outer);
+  } catch (const std::exception &e) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", e.what());
+  }
 }
 
 LinearLayout LinearLayout::pseudoinvert() const {

@@ -57,22 +57,30 @@ static bool moves(const layout::LinearLayout &c, const std::string &dim) {
 static std::optional<ConversionCost> conversionCost(const layout::Encoding &src,
                                                     const layout::Encoding &dst,
                                                     const std::vector<int64_t> &shape) {
-  try {
-    layout::LinearLayout a = layout::toLinearLayout(src, shape);
-    layout::LinearLayout b = layout::toLinearLayout(dst, shape);
-    if (a == b)
-      return ConversionCost::Identity;
-    layout::LinearLayout c = a.invertAndCompose(b);
-    if (moves(c, "block"))
-      return ConversionCost::CrossCta;
-    if (moves(c, "warp"))
-      return ConversionCost::SharedMemory;
-    if (moves(c, "lane"))
-      return ConversionCost::WarpShuffle;
-    return ConversionCost::RegisterOnly;
-  } catch (const std::exception &) {
-    return std::nullopt; // a layout without a linear form at this shape
+  auto a = layout::linearLayoutAt(src, shape);
+  auto b = layout::linearLayoutAt(dst, shape);
+  if (!a || !b) {
+    // A layout without a linear form at this shape.
+    if (!a)
+      llvm::consumeError(a.takeError());
+    if (!b)
+      llvm::consumeError(b.takeError());
+    return std::nullopt;
   }
+  if (*a == *b)
+    return ConversionCost::Identity;
+  auto c = a->tryInvertAndCompose(*b);
+  if (!c) {
+    llvm::consumeError(c.takeError());
+    return std::nullopt;
+  }
+  if (moves(*c, "block"))
+    return ConversionCost::CrossCta;
+  if (moves(*c, "warp"))
+    return ConversionCost::SharedMemory;
+  if (moves(*c, "lane"))
+    return ConversionCost::WarpShuffle;
+  return ConversionCost::RegisterOnly;
 }
 
 void checkLayoutCost(LintContext &ctx) {

@@ -2,6 +2,7 @@
 #include "tilexform/layout/LinearLayout.h"
 
 #include <gtest/gtest.h>
+#include <llvm/Support/Error.h>
 
 using namespace tilexform::layout;
 
@@ -147,6 +148,54 @@ TEST(LinearLayout, ToStringMatchesTriton) {
 TEST(LinearLayout, Supremum) {
   EXPECT_EQ(supremum({"a", "b"}, {"a", "c"}), (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_EQ(supremum({"a", "b"}, {"b", "c"}), (std::vector<std::string>{"a", "b", "c"}));
+}
+
+std::string createError(std::vector<LinearLayout::DimBases> bases,
+                        std::vector<LinearLayout::OutDim> outs, bool surjective) {
+  auto l = LinearLayout::create(std::move(bases), std::move(outs), surjective);
+  if (l)
+    return "";
+  return llvm::toString(l.takeError());
+}
+
+// Input is checked as Triton's LinearLayout asserts, and a broken rule is
+// an error naming it, never an exception.
+TEST(LinearLayout, CreateChecksTritonsInvariants) {
+  auto ok = LinearLayout::create({{"register", {B({1}), B({2})}}}, {{"dim0", 4}}, true);
+  ASSERT_TRUE(static_cast<bool>(ok));
+  EXPECT_EQ(ok->basesOf("register").size(), 2u);
+  EXPECT_EQ(createError({{"register", {B({1})}}}, {{"dim0", 3}}, false),
+            "out-dim dim0 has size 3, not a power of two");
+  EXPECT_EQ(createError({{"register", {B({1})}}}, {{"dim0", 2}, {"dim0", 2}}, false),
+            "out-dim dim0 given twice");
+  EXPECT_EQ(createError({{"lane", {B({1})}}, {"lane", {B({1})}}}, {{"dim0", 2}}, false),
+            "in-dim lane given twice");
+  EXPECT_EQ(createError({{"register", {B({1, 0})}}}, {{"dim0", 2}}, false),
+            "register basis 0 has 2 components for 1 out-dims");
+  EXPECT_EQ(createError({{"register", {B({4})}}}, {{"dim0", 4}}, false),
+            "register basis 0 gives dim0 = 4, outside its size 4");
+  EXPECT_EQ(createError({{"register", {B({-1})}}}, {{"dim0", 4}}, false),
+            "register basis 0 gives dim0 = -1, outside its size 4");
+  // Broadcast (a zero basis) is fine; a layout that misses outputs is not,
+  // where surjectivity is promised.
+  EXPECT_EQ(createError({{"register", {B({2}), B({0})}}}, {{"dim0", 4}}, false), "");
+  EXPECT_EQ(createError({{"register", {B({2}), B({0})}}}, {{"dim0", 4}}, true),
+            "the layout is not surjective: its bases reach 2^1 of the 2^2 output positions");
+}
+
+TEST(LinearLayout, CreateInferredRefusesComponentsOutOfRange) {
+  auto l = LinearLayout::createInferred({{"offset", {B({0, 1}), B({2, 0}), B({1, 0})}}},
+                                        {"dim0", "dim1"}, true);
+  ASSERT_TRUE(static_cast<bool>(l));
+  EXPECT_EQ(l->outDimSize("dim0"), 4);
+  EXPECT_EQ(l->outDimSize("dim1"), 2);
+  auto neg = LinearLayout::createInferred({{"offset", {B({-4})}}}, {"dim0"}, false);
+  ASSERT_FALSE(static_cast<bool>(neg));
+  EXPECT_EQ(llvm::toString(neg.takeError()), "offset basis component -4 is outside [0, 2^30)");
+  auto holes =
+      LinearLayout::createInferred({{"offset", {B({0, 1}), B({4, 0})}}}, {"dim0", "dim1"}, true);
+  ASSERT_FALSE(static_cast<bool>(holes));
+  llvm::consumeError(holes.takeError());
 }
 
 } // namespace

@@ -116,7 +116,14 @@ LegacySharedEncoding legacySharedOf(const NVMMASharedEncoding &e);
 /// linear layout of padded_shared's {order, shape} forms.
 LinearLayout paddedIdentity(const std::vector<int32_t> &shape, const std::vector<unsigned> &order);
 
-/// Whether two layouts are the same at `shape`: equal linear layouts.
+/// toLinearLayout with its failure as an error, never an exception: the
+/// one way callers outside the layout model ask for a linear layout (a
+/// tensor-memory layout, an unmodelled kind or a shape that is no power of
+/// two has none).
+llvm::Expected<LinearLayout> linearLayoutAt(const Encoding &enc, const std::vector<int64_t> &shape);
+
+/// Whether two layouts are the same at `shape`: equal linear layouts (equal
+/// encodings, or two whose linear layouts both exist and are equal).
 bool equivalentAt(const Encoding &a, const Encoding &b, const std::vector<int64_t> &shape);
 
 /// Whether a layout is or stands on a layout kind tilexform does not model

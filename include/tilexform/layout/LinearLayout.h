@@ -7,6 +7,8 @@
 // normal forms.
 #pragma once
 
+#include <llvm/Support/Error.h>
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -23,8 +25,24 @@ public:
   using OutDim = std::pair<std::string, int32_t>;
 
   LinearLayout() = default;
-  /// Bases with explicit output sizes.
+  /// Bases with explicit output sizes, from the model's own derivations
+  /// (bases it computed, valid by construction). Input read from a file goes
+  /// through create() or createInferred().
   LinearLayout(std::vector<DimBases> bases, std::vector<OutDim> outDims);
+
+  /// A layout from bases read from input, checked as Triton's LinearLayout
+  /// asserts: every out-dim size a power of two, in- and out-dim names
+  /// distinct, each basis one component per out-dim and within its size,
+  /// and, with `requireSurjective`, every output reached. The first rule
+  /// broken is the error (never an exception).
+  static llvm::Expected<LinearLayout> create(std::vector<DimBases> bases,
+                                             std::vector<OutDim> outDims, bool requireSurjective);
+  /// create() with the out-dim sizes inferred as inferred() does: each the
+  /// smallest power of two above its largest component (a negative or huge
+  /// component is an error). Triton assumes such a layout surjective.
+  static llvm::Expected<LinearLayout> createInferred(std::vector<DimBases> bases,
+                                                     const std::vector<std::string> &outNames,
+                                                     bool requireSurjective);
   /// Bases with output sizes inferred as the smallest power of two above the
   /// largest basis component (the layout is assumed surjective).
   static LinearLayout inferred(std::vector<DimBases> bases,
@@ -77,6 +95,9 @@ public:
   LinearLayout compose(const LinearLayout &outer) const;
   /// C with outer(C(x)) == this(x), preferring low-index inputs.
   LinearLayout invertAndCompose(const LinearLayout &outer) const;
+  /// invertAndCompose, an error when `outer` does not cover this layout's
+  /// image (two layouts of different data), never an exception.
+  llvm::Expected<LinearLayout> tryInvertAndCompose(const LinearLayout &outer) const;
   LinearLayout pseudoinvert() const;
   std::optional<LinearLayout> invert() const;
 

@@ -46,8 +46,13 @@ EncodingPtr parseBases(AttrFields &f, bool generic) {
     return nullptr;
   LinearEncoding e;
   e.generic = generic;
-  e.ll =
-      namedLinear({{"register", regs}, {"lane", lanes}, {"warp", warps}, {"block", blocks}}, rank);
+  // Surjectivity is the kind's rule (validateEncoding), one message for
+  // both spellings.
+  auto ll = namedLinear(
+      f, {{"register", regs}, {"lane", lanes}, {"warp", warps}, {"block", blocks}}, rank, false);
+  if (!ll)
+    return nullptr;
+  e.ll = std::move(*ll);
   return makeEncoding(e);
 }
 

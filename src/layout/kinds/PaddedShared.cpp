@@ -29,7 +29,10 @@ EncodingPtr parseAttr(AttrFields &f) {
     unsigned rank = 0;
     if (!ok || !f.basesRank({&off, &blk}, rank))
       return nullptr;
-    e.linear = namedLinear({{"offset", off}, {"block", blk}}, rank);
+    auto ll = namedLinear(f, {{"offset", off}, {"block", blk}}, rank, false);
+    if (!ll)
+      return nullptr;
+    e.linear = std::move(*ll);
     return makeEncoding(e);
   }
   std::vector<unsigned> order, shape;

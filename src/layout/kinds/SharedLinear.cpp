@@ -25,7 +25,10 @@ EncodingPtr parseAttr(AttrFields &f) {
   if (!f.basesRank({&off, &blk}, rank))
     return nullptr;
   SharedLinearEncoding e;
-  e.ll = namedLinear({{"offset", off}, {"block", blk}}, rank);
+  auto ll = namedLinear(f, {{"offset", off}, {"block", blk}}, rank, false);
+  if (!ll)
+    return nullptr;
+  e.ll = std::move(*ll);
   e.alignment = positiveOrZero(f.alignment());
   return makeEncoding(e);
 }
@@ -47,7 +50,10 @@ EncodingPtr parseGluon(const GluonArgs &a) {
   std::vector<LinearLayout::DimBases> bases = {
       {"offset", std::vector<LinearLayout::Basis>(off.begin(), off.end())},
       {"block", std::vector<LinearLayout::Basis>(blk.begin(), blk.end())}};
-  e.ll = LinearLayout::inferred(std::move(bases), standardOutDimNames(int(rank)));
+  auto ll = LinearLayout::createInferred(std::move(bases), standardOutDimNames(int(rank)), false);
+  if (!ll)
+    a.error(llvm::toString(ll.takeError()));
+  e.ll = std::move(*ll);
   e.alignment = unsigned(a.integer("alignment", 16));
   return makeEncoding(e);
 }
