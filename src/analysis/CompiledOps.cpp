@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
 
+#include <algorithm>
 #include <map>
 
 namespace tilexform::analysis {
@@ -87,8 +88,11 @@ CompiledOpsComparison compareCompiledOps(const ir::Module &plain, const ir::Modu
   if (transposes > 0 && countOf(b, "amdg.in_thread_transpose") == 0 &&
       countOf(b, "ttg.convert_layout") - countOf(a, "ttg.convert_layout") >= transposes)
     c.known.push_back(CompiledDifference::InThreadTransposeAsConvert);
-  int moreConverts = countOf(b, "ttg.convert_layout") - countOf(a, "ttg.convert_layout") -
-                     (transposes > 0 ? transposes : 0);
+  // Converts the anchor adds beyond those that state plain's in-thread
+  // transposes (only the transposes the anchor does not keep).
+  int statedTransposes = std::max(0, transposes - countOf(b, "amdg.in_thread_transpose"));
+  int moreConverts =
+      countOf(b, "ttg.convert_layout") - countOf(a, "ttg.convert_layout") - statedTransposes;
   if (moreConverts > 0 && trivialConverts(anchor) - trivialConverts(plain) >= moreConverts)
     c.known.push_back(CompiledDifference::TrivialConvert);
   int hints = 0, anchorHints = 0;

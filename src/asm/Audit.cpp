@@ -783,9 +783,9 @@ llvm::Expected<AuditReport> audit(const std::string &file, llvm::StringRef text,
   AuditReport r;
   r.file = file;
   r.kernel = *chosen;
-  for (auto &n : names)
-    if (n != chosen->name)
-      r.otherKernels.push_back(n);
+  for (auto &k : *kernels)
+    if (k.name != chosen->name)
+      (chosen->entry && !k.entry ? r.deviceFunctions : r.otherKernels).push_back(k.name);
   r.arch = o.arch ? o.arch : chosen->arch;
   r.loops = findLoops(r.kernel);
   r.whole = makeCensus(r.kernel, 0, r.kernel.instructions.size() - 1);

@@ -251,6 +251,7 @@ void reportInto(Json &j, const asmfile::AuditReport &r) {
   j["isa"] = asmfile::isaName(r.kernel.isa);
   j["arch"] = r.arch ? Json(*r.arch) : Json(nullptr);
   j["other_kernels"] = r.otherKernels;
+  j["device_functions"] = r.deviceFunctions;
   Json loops = Json::array();
   for (auto &l : r.loops)
     loops.push_back(Json{{"label", l.label},
@@ -294,6 +295,9 @@ public:
                                   asmfile::isaName(r->kernel.isa), r->arch ? ", " + *r->arch : "");
     if (!r->otherKernels.empty())
       out += fmt::format("  other kernels in this file: {}\n", llvm::join(r->otherKernels, ", "));
+    if (!r->deviceFunctions.empty())
+      out += fmt::format("  device functions in this file (not in the census): {}\n",
+                         llvm::join(r->deviceFunctions, ", "));
     size_t spins = 0;
     for (auto &l : r->loops)
       spins += l.spin;

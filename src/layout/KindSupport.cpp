@@ -31,6 +31,13 @@ LinearLayout dotOperandCga(const CGALayout &cga, unsigned opIdx, unsigned rank) 
   return cgaToLinearLayout(r, rank);
 }
 
+unsigned product(const std::vector<unsigned> &v) {
+  unsigned p = 1;
+  for (unsigned x : v)
+    p *= x;
+  return p;
+}
+
 unsigned positiveOrZero(int64_t v) { return v > 0 && v < (int64_t(1) << 30) ? unsigned(v) : 0u; }
 
 std::optional<LinearLayout> namedLinear(AttrFields &f,

@@ -60,6 +60,8 @@ LinearLayout basesOverShape(const GluonArgs &a, std::vector<std::pair<std::strin
 
 // The validation rules' shared checks (Validate.cpp).
 bool allPow2(const std::vector<unsigned> &v);
+/// The product of `v` (a layout's warps: the product of its warpsPerCTA).
+unsigned product(const std::vector<unsigned> &v);
 bool isPermutation(const std::vector<unsigned> &order, size_t rank);
 /// The first non-empty message.
 std::string firstError(std::initializer_list<std::string> checks);

@@ -300,14 +300,30 @@ private:
   bool inlinedAtUse(const Operation &op) const { return oneUse(op) != nullptr; }
 
   /// `c`'s operands in the order Triton's code generator evaluates their
-  /// expressions: a call's keyword arguments (`mask=`, `other=`,
-  /// `use_acc=`) before its positional ones, as it visits them.
+  /// expressions: the keyword arguments the emitter writes for the op
+  /// (`mask=`, `other=`, `use_acc=`, `pred=`, `mbarriers=`) before its
+  /// positional ones, as it visits them. The table follows the emitters
+  /// (src/transcribe/Emit*.cpp): an op that gains a keyword there gains its
+  /// segment here.
   static std::vector<const Value *> evaluationOrder(const Operation &c) {
     static const std::map<std::string, std::vector<std::string>> kKeywordSegments = {
         {"tt.load", {"mask", "other"}},
         {"tt.store", {"mask"}},
         {"tt.atomic_rmw", {"mask"}},
-        {"ttng.warp_group_dot", {"useC"}}};
+        {"tt.histogram", {"mask"}},
+        {"ttg.async_copy_global_to_local", {"mask", "other"}},
+        {"amdg.buffer_load", {"mask", "other"}},
+        {"amdg.buffer_store", {"mask"}},
+        {"amdg.buffer_load_to_local", {"mask", "other"}},
+        {"ttng.warp_group_dot", {"useC"}},
+        {"ttng.tc_gen5_mma", {"useD", "pred", "barriers", "barrier_preds"}},
+        {"ttng.tc_gen5_mma_scaled", {"useD", "pred", "barriers", "barrier_preds"}},
+        {"ttng.tmem_store", {"pred"}},
+        {"ttng.barrier_expect", {"pred"}},
+        {"ttng.wait_barrier", {"pred"}},
+        {"ttng.arrive_barrier", {"pred"}},
+        {"ttng.async_tma_copy_global_to_local", {"pred"}},
+        {"ttng.tc_gen5_commit", {"pred"}}};
     std::vector<const Value *> order;
     auto it = kKeywordSegments.find(c.name);
     if (it == kKeywordSegments.end()) {
@@ -316,10 +332,9 @@ private:
     }
     std::set<const Value *> keywords;
     for (const std::string &seg : it->second)
-      if (const Value *v = c.operand(seg)) {
-        order.push_back(v);
-        keywords.insert(v);
-      }
+      for (const Value *v : c.operandGroup(seg))
+        if (keywords.insert(v).second)
+          order.push_back(v);
     for (const Value *v : c.operands)
       if (!keywords.count(v))
         order.push_back(v);

@@ -108,6 +108,9 @@ struct AuditReport {
   std::string file;
   KernelListing kernel;
   std::vector<std::string> otherKernels;
+  /// The listing's device functions (noinline helpers a kernel calls), when
+  /// the audited function is a kernel; not in its census.
+  std::vector<std::string> deviceFunctions;
   std::optional<std::string> arch;
   std::vector<Loop> loops;
   std::optional<size_t> hot; // index into loops

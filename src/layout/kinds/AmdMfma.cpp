@@ -189,12 +189,7 @@ unsigned rank(const Encoding &enc) {
   return unsigned(enc.as<AmdMfmaEncoding>()->warpsPerCTA.size());
 }
 
-unsigned warps(const Encoding &enc) {
-  unsigned p = 1;
-  for (auto x : enc.as<AmdMfmaEncoding>()->warpsPerCTA)
-    p *= x;
-  return p;
-}
+unsigned warps(const Encoding &enc) { return product(enc.as<AmdMfmaEncoding>()->warpsPerCTA); }
 
 LinearLayout dotOperandLinear(const Encoding &parent, const DotOperandEncoding &e,
                               const std::vector<int64_t> &shape) {

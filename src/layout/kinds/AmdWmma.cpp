@@ -203,12 +203,7 @@ unsigned rank(const Encoding &enc) {
   return unsigned(enc.as<AmdWmmaEncoding>()->warpsPerCTA.size());
 }
 
-unsigned warps(const Encoding &enc) {
-  unsigned p = 1;
-  for (auto x : enc.as<AmdWmmaEncoding>()->warpsPerCTA)
-    p *= x;
-  return p;
-}
+unsigned warps(const Encoding &enc) { return product(enc.as<AmdWmmaEncoding>()->warpsPerCTA); }
 
 // An operand of a WMMA: kWidth registers along K, the tile's non-K dim over
 // lanes (version 1 repeats the K half over the upper lanes, later versions

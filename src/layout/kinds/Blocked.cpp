@@ -104,12 +104,7 @@ LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
 
 unsigned rank(const Encoding &enc) { return unsigned(enc.as<BlockedEncoding>()->order.size()); }
 
-unsigned warps(const Encoding &enc) {
-  unsigned p = 1;
-  for (auto x : enc.as<BlockedEncoding>()->warpsPerCTA)
-    p *= x;
-  return p;
-}
+unsigned warps(const Encoding &enc) { return product(enc.as<BlockedEncoding>()->warpsPerCTA); }
 
 // A blocked parent's operand holds the whole K extent in each thread and is
 // broadcast along K over lanes and warps.
