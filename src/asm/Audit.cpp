@@ -736,7 +736,8 @@ std::vector<Loop> findLoops(const KernelListing &k) {
     return a.head != b.head ? a.head < b.head : a.latch > b.latch;
   });
   std::vector<bool> enclosesLoop;
-  nestLoops(loops, [&](size_t i) { return !loops[i].spin; }, enclosesLoop);
+  nestLoops(
+      loops, [&](size_t i) { return !loops[i].spin; }, enclosesLoop);
   for (size_t i = 0; i < loops.size(); ++i)
     loops[i].innermost = !enclosesLoop[i];
   return loops;
@@ -835,7 +836,8 @@ llvm::Expected<AuditReport> audit(const std::string &file, llvm::StringRef text,
     for (size_t i : cands)
       isCand[i] = true;
     std::vector<bool> enclosesCand;
-    nestLoops(r.loops, [&](size_t i) { return bool(isCand[i]); }, enclosesCand);
+    nestLoops(
+        r.loops, [&](size_t i) { return bool(isCand[i]); }, enclosesCand);
     std::vector<size_t> inner;
     for (size_t i : cands)
       if (!enclosesCand[i])

@@ -242,8 +242,8 @@ void Emitter::emitBlockTree(const ir::Region &body, const ir::Block &b, bool nes
     for (auto *v : term->operands)
       values.push_back(expr(v));
     if (nested || !values.empty())
-      line(fmt::format("return{}{}  # line {}", values.empty() ? "" : " ",
-                       llvm::join(values, ", "), term->pos.line));
+      line(fmt::format("return{}{}  # line {}", values.empty() ? "" : " ", llvm::join(values, ", "),
+                       term->pos.line));
     return;
   }
   if (term->name != "cf.cond_br" && term->name != "cf.br")

@@ -161,10 +161,10 @@ const Spelling kMmaSpellings[] = {
        if (lhs.empty() || rhs.empty())
          return e.gap("damaged", op.name, op.pos.line, "a scaled MMA without its operand formats");
        e.need("blackwell_scaled");
-       std::string args = fmt::format(
-           "{}, {}, {}, {}, {}, \"{}\", \"{}\"", e.expr(op.operand("a")), e.expr(op.operand("b")),
-           e.expr(op.operand("d")), e.expr(op.operand("a_scale")), e.expr(op.operand("b_scale")),
-           lhs, rhs);
+       std::string args =
+           fmt::format("{}, {}, {}, {}, {}, \"{}\", \"{}\"", e.expr(op.operand("a")),
+                       e.expr(op.operand("b")), e.expr(op.operand("d")),
+                       e.expr(op.operand("a_scale")), e.expr(op.operand("b_scale")), lhs, rhs);
        e.line(fmt::format("tcgen05_mma_scaled({}{})  # line {}", args, tcgen05Tail(e, op),
                           op.pos.line));
        for (auto *r : op.results)
@@ -176,17 +176,16 @@ const Spelling kMmaSpellings[] = {
      [](Emitter &e, const Operation &op) {
        auto enc = ir::encodingOf(op.results[0]->type);
        if (!enc || enc->kind() != "amd_mfma" || e.amdModule() != "cdna4")
-         return e.gap("op", op.name + " on " + (enc ? enc->kind() : std::string("?")),
-                      op.pos.line,
-                      "a scaled dot has a Gluon instruction on gfx950's MFMA only (cdna4.mfma_scaled); "
-                      "on NVIDIA Triton lowers it before this dump or to tcgen05_mma_scaled");
+         return e.gap(
+             "op", op.name + " on " + (enc ? enc->kind() : std::string("?")), op.pos.line,
+             "a scaled dot has a Gluon instruction on gfx950's MFMA only (cdna4.mfma_scaled); "
+             "on NVIDIA Triton lowers it before this dump or to tcgen05_mma_scaled");
        auto [lhs, rhs] = scaledFormats(op);
        static const std::set<std::string> kFormats = {"e2m1", "e4m3", "e5m2"};
        if (!kFormats.count(lhs) || !kFormats.count(rhs))
          return e.gap("op", fmt::format("{} of {} x {}", op.name, lhs, rhs), op.pos.line,
                       "cdna4.mfma_scaled takes e2m1, e4m3 and e5m2 operands only");
-       if (op.hasKeyword("fastMath") &&
-           ir::attrText(op.attr("fastMath")) == "true")
+       if (op.hasKeyword("fastMath") && ir::attrText(op.attr("fastMath")) == "true")
          return e.gap("op", op.name + " with fastMath", op.pos.line,
                       "cdna4.mfma_scaled has no fast-math form");
        auto scale = [&](const char *seg) {

@@ -710,9 +710,9 @@ bool Emitter::wellFormed(const Operation &op) {
   // Ops that may have no result though their schema's rule can give one
   // (those whose rule gives none, or only an async token, which older
   // dumps and unused tokens leave out, are told by the schema).
-  static const std::set<std::string> noResult = {"scf.for",        "scf.if",
-                                                 "scf.while",      "ttng.tmem_store",
-                                                 "ttng.warp_group_dot_wait", "tt.atomic_rmw"};
+  static const std::set<std::string> noResult = {
+      "scf.for",      "scf.if", "scf.while", "ttng.tmem_store", "ttng.warp_group_dot_wait",
+      "tt.atomic_rmw"};
   return !op.results.empty() || noResult.count(op.name) ||
          (op.schema && (op.schema->results == ir::ResultRule::None ||
                         op.schema->results == ir::ResultRule::Token));
