@@ -28,6 +28,22 @@ int32_t nextPowerOf2(int32_t v) {
   return int32_t(x + 1);
 }
 
+/// Each out-dim's size: the smallest power of two above the largest
+/// component of any basis along it (Triton's inferred sizes).
+std::vector<LinearLayout::OutDim> inferOutDims(const std::vector<LinearLayout::DimBases> &bases,
+                                               const std::vector<std::string> &outNames) {
+  std::vector<LinearLayout::OutDim> outs;
+  for (size_t o = 0; o < outNames.size(); ++o) {
+    int32_t size = 1;
+    for (auto &[name, vecs] : bases)
+      for (auto &b : vecs)
+        if (o < b.size())
+          size = std::max(size, nextPowerOf2(b[o]));
+    outs.emplace_back(outNames[o], size);
+  }
+  return outs;
+}
+
 } // namespace
 
 LinearLayout::LinearLayout(std::vector<DimBases> bases, std::vector<OutDim> outDims)
@@ -86,29 +102,13 @@ llvm::Expected<LinearLayout> LinearLayout::createInferred(std::vector<DimBases> 
                                          fmt::format("{} basis component {} is outside "
                                                      "[0, 2^30)",
                                                      name, v));
-  std::vector<OutDim> outs;
-  for (size_t o = 0; o < outNames.size(); ++o) {
-    int32_t size = 1;
-    for (auto &[name, vecs] : bases)
-      for (auto &b : vecs)
-        if (o < b.size())
-          size = std::max(size, nextPowerOf2(b[o]));
-    outs.emplace_back(outNames[o], size);
-  }
+  std::vector<OutDim> outs = inferOutDims(bases, outNames);
   return create(std::move(bases), std::move(outs), requireSurjective);
 }
 
 LinearLayout LinearLayout::inferred(std::vector<DimBases> bases,
                                     const std::vector<std::string> &outNames) {
-  std::vector<OutDim> outs;
-  for (size_t o = 0; o < outNames.size(); ++o) {
-    int32_t size = 1;
-    for (auto &[name, vecs] : bases)
-      for (auto &b : vecs)
-        if (o < b.size())
-          size = std::max(size, nextPowerOf2(b[o]));
-    outs.emplace_back(outNames[o], size);
-  }
+  std::vector<OutDim> outs = inferOutDims(bases, outNames);
   return LinearLayout(std::move(bases), std::move(outs));
 }
 
