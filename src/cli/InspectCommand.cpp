@@ -102,10 +102,8 @@ Inspection inspect(const ir::Module &mod, const std::string &shown, gluon::Gluon
     if (op->isFunction()) {
       Json f;
       f["name"] = op->symbol.empty() ? "" : op->symbol.substr(1);
-      std::string vis = "public";
-      if (op->text().find(" private ") != std::string::npos)
-        vis = "private";
-      f["visibility"] = vis;
+      std::string vis = op->enumAttr("sym_visibility");
+      f["visibility"] = vis.empty() ? "public" : vis;
       size_t nargs = op->regions.empty() || op->regions[0]->blocks.empty()
                          ? 0
                          : op->regions[0]->blocks[0]->arguments.size();

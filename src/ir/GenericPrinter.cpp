@@ -94,13 +94,21 @@ private:
       }
       os_ << ")";
     }
-    llvm::SmallVector<mlir::NamedAttribute> attrs;
-    if (op.attributes)
-      attrs.append(op.attributes.begin(), op.attributes.end());
+    // The dictionary MLIR's generic form prints: the op's attributes and, for
+    // a function, its symbol's name, sorted by name.
+    mlir::DictionaryAttr attrs = op.attributes;
+    if (attrs && !op.symbol.empty() && !op.attr("sym_name")) {
+      mlir::MLIRContext *ctx = attrs.getContext();
+      llvm::SmallVector<mlir::NamedAttribute> all(attrs.begin(), attrs.end());
+      all.emplace_back(mlir::StringAttr::get(ctx, "sym_name"),
+                       mlir::StringAttr::get(ctx, llvm::StringRef(op.symbol).ltrim('@').trim('"')));
+      attrs = mlir::DictionaryAttr::get(ctx, all);
+    }
     std::string dict;
     llvm::raw_string_ostream ds(dict);
     bool first = true;
-    for (auto &nv : attrs) {
+    for (mlir::NamedAttribute nv :
+         attrs ? attrs.getValue() : llvm::ArrayRef<mlir::NamedAttribute>()) {
       ds << (first ? "" : ", ");
       first = false;
       nv.getName().getValue().contains('-') || nv.getName().getValue().contains(' ')
@@ -108,11 +116,6 @@ private:
           : (ds << nv.getName().getValue());
       if (!mlir::isa<mlir::UnitAttr>(nv.getValue()))
         ds << " = " << attrText(nv.getValue());
-    }
-    if (!op.symbol.empty() && !op.attr("sym_name")) {
-      ds << (first ? "" : ", ") << "sym_name = \""
-         << llvm::StringRef(op.symbol).ltrim('@').trim('"') << '"';
-      first = false;
     }
     if (!first)
       os_ << " {" << dict << "}";

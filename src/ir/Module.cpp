@@ -2,6 +2,7 @@
 // that check a buffer is text before the parser sees it.
 #include "tilexform/ir/Module.h"
 #include "tilexform/hw/Target.h"
+#include "tilexform/ir/Dialects.h"
 #include "tilexform/ir/Lexer.h"
 
 #include "ReaderSupport.h"
@@ -26,49 +27,43 @@ Operation *Operation::parentOp() const {
 }
 
 bool Operation::hasKeyword(llvm::StringRef word) const {
-  // Older dumps write it as an attribute (`{allow_reorder = true}`), which
-  // may also say false.
-  if (mlir::Attribute a = attr(word)) {
-    if (auto b = mlir::dyn_cast<mlir::BoolAttr>(a))
-      return b.getValue();
-    return true;
-  }
-  std::string own = text();
-  llvm::StringRef t = own;
-  TokenStream ts = lex(t);
-  for (auto &tok : ts.tokens) {
-    if (tok.is(TokenKind::Colon))
-      break;
-    if (tok.is(TokenKind::BareId) && tok.spelling(t) == word)
-      return true;
-  }
-  return false;
+  // Written bare (`allow_reorder`: the reader sets it) or, in older dumps,
+  // as an attribute that may also say false (`{allow_reorder = true}`).
+  mlir::Attribute a = attr(word);
+  if (auto b = mlir::dyn_cast_or_null<mlir::BoolAttr>(a))
+    return b.getValue();
+  return a != nullptr;
 }
 
-std::string Operation::keywordValue(llvm::StringRef keyword, llvm::StringRef attrName) const {
-  if (!attrName.empty())
-    if (mlir::Attribute a = attr(attrName)) {
-      std::string out;
-      llvm::raw_string_ostream os(out);
-      a.print(os);
-      // An enum attribute prints as `#tt<cache ca>` or as its keyword.
-      llvm::StringRef t = out;
-      if (t.ends_with(">") && t.contains(' '))
-        t = t.drop_back().rsplit(' ').second;
-      return t.str();
-    }
-  std::string own = text();
-  llvm::StringRef t = own;
-  TokenStream ts = lex(t);
-  for (size_t i = 0; i + 2 < ts.tokens.size(); ++i) {
-    auto &tok = ts.tokens[i];
-    if (tok.is(TokenKind::Colon))
-      break;
-    if (tok.is(TokenKind::BareId) && tok.spelling(t) == keyword &&
-        ts.tokens[i + 1].is(TokenKind::Equal) && ts.tokens[i + 2].is(TokenKind::BareId))
-      return ts.tokens[i + 2].spelling(t).str();
-  }
-  return "";
+std::string Operation::enumAttr(llvm::StringRef name) const {
+  mlir::Attribute a = attr(name);
+  if (!a)
+    return "";
+  if (auto str = mlir::dyn_cast<mlir::StringAttr>(a))
+    return str.getValue().str();
+  const AttrSpec *spec = schema ? schema->attr(name) : nullptr;
+  if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(a))
+    return spec ? spec->caseName(i.getInt()).str() : "";
+  // An enum attribute printed by its dialect: `#tt<cache ca>`.
+  std::string printed = attrText(a);
+  return llvm::StringRef(printed).rtrim('>').rsplit(' ').second.str();
+}
+
+std::vector<int64_t> Operation::intsAttr(llvm::StringRef name) const {
+  mlir::Attribute a = attr(name);
+  std::vector<int64_t> out;
+  if (auto d = mlir::dyn_cast_or_null<mlir::DenseI32ArrayAttr>(a))
+    out.assign(d.asArrayRef().begin(), d.asArrayRef().end());
+  else if (auto d64 = mlir::dyn_cast_or_null<mlir::DenseI64ArrayAttr>(a))
+    out.assign(d64.asArrayRef().begin(), d64.asArrayRef().end());
+  else if (auto e = mlir::dyn_cast_or_null<mlir::DenseIntElementsAttr>(a))
+    for (const llvm::APInt &v : e)
+      out.push_back(v.getSExtValue());
+  else if (auto arr = mlir::dyn_cast_or_null<mlir::ArrayAttr>(a))
+    for (mlir::Attribute x : arr)
+      if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(x))
+        out.push_back(i.getInt());
+  return out;
 }
 
 std::string Operation::text() const {

@@ -207,6 +207,7 @@ private:
   llvm::Error parseBlockLabel(Block *block);
   llvm::Error parseArgumentType(size_t &i, Value *v, size_t closeLimit);
   llvm::Error finishOp(Operation *op, struct OpScan &scan);
+  llvm::Error readSchemaAttrs(Operation *op, const struct OpScan &scan);
   void assignSegments(Operation *op, const struct OpScan &scan);
   TypeSpans splitTypes(llvm::ArrayRef<size_t> toks, size_t from, size_t to, bool &split,
                        size_t &splitAt) const;
@@ -1014,6 +1015,9 @@ llvm::Expected<std::unique_ptr<Operation>> Parser::parseOp(Block *parent) {
         continue;
       }
       break;
+    case TokenKind::CaretId: // a successor (`cf.cond_br %c, ^bb1, ^bb2`)
+      op->successors.push_back(spell(p_).str());
+      break;
     case TokenKind::AtId:
       if (op->symbol.empty())
         op->symbol = spell(p_).str();
@@ -1063,6 +1067,213 @@ llvm::Expected<std::unique_ptr<Operation>> Parser::parseOp(Block *parent) {
                             (function ? "function " + op->symbol : std::string("a module")) +
                             ", before its body (truncated dump?)");
   return op;
+}
+
+// The attributes the op's schema names: what its own syntax writes (a
+// predicate after the name, `cacheModifier = ca`, `%b, 1`, `[0, 32]`, a
+// constant's value) read into the dictionary as the generic form holds it,
+// then every one checked against its type; a required one that is absent, or
+// a value its type does not allow, is refused here, with its position.
+llvm::Error Parser::readSchemaAttrs(Operation *op, const OpScan &scan) {
+  const OpSchema *schema = op->schema;
+  if (!schema || schema->attrs.empty())
+    return llvm::Error::success();
+  mlir::MLIRContext *ctx = mod_->context.get();
+  auto i32 = mlir::IntegerType::get(ctx, 32);
+  auto where = [&](const AttrSpec &a) {
+    return fmt::format("{}'s {}", op->writtenName, a.name.str());
+  };
+
+  // The op's own syntax: from after its name to its type (`:` at depth 0),
+  // within the text before its first region or location.
+  size_t begin = scan.nameTok + 1, runEnd = begin;
+  for (auto [a, b] : scan.headerRuns)
+    if (a <= scan.nameTok && scan.nameTok < b)
+      runEnd = b;
+  size_t end = begin;
+  {
+    int depth = 0;
+    for (; end < runEnd; ++end) {
+      const Token &t = tok(end);
+      if (t.isOpening())
+        ++depth;
+      else if (t.isClosing())
+        --depth;
+      else if (depth == 0 && t.is(TokenKind::Colon) && kind(end + 1) != TokenKind::PercentId)
+        break;
+    }
+  }
+  // Each token of that text at depth 0, in order.
+  llvm::SmallVector<size_t, 16> top;
+  for (size_t i = begin; i < end; ++i) {
+    top.push_back(i);
+    if (tok(i).isOpening()) {
+      size_t close = matching(i);
+      if (close == llvm::StringRef::npos || close >= end)
+        break;
+      i = close;
+    }
+  }
+  // The bare words right after the name: `slt`, `fadd, acq_rel, gpu`.
+  llvm::SmallVector<size_t, 4> words;
+  for (size_t i = begin; i < end; ++i) {
+    if (kind(i) == TokenKind::BareId)
+      words.push_back(i);
+    else if (kind(i) != TokenKind::Comma)
+      break;
+  }
+
+  llvm::SmallVector<mlir::NamedAttribute, 4> added;
+  // What the syntax wrote for an attribute, as the dictionary would hold it;
+  // null when it wrote nothing.
+  auto fromSyntax = [&](const AttrSpec &a) -> llvm::Expected<mlir::Attribute> {
+    auto keywordValue = [&](size_t at) -> llvm::Expected<mlir::Attribute> {
+      llvm::StringRef w = spell(at);
+      if (a.type == AttrType::String) {
+        if (std::find(a.cases.begin(), a.cases.end(), w) == a.cases.end())
+          return errorTok(at, fmt::format("unknown {} '{}' (expected {})", where(a),
+                                          clipForMessage(w.str()), a.caseList()));
+        return mlir::StringAttr::get(ctx, w);
+      }
+      if (a.type == AttrType::Integer && kind(at) == TokenKind::Integer) {
+        int64_t v = 0;
+        if (w.getAsInteger(0, v))
+          return errorTok(at, fmt::format("{} '{}' is not an integer", where(a), w.str()));
+        return mlir::IntegerAttr::get(i32, v);
+      }
+      auto n = a.caseNumber(w);
+      if (a.type != AttrType::Enum || !n)
+        return errorTok(at, fmt::format("unknown {} '{}' (expected {})", where(a),
+                                        clipForMessage(w.str()), a.caseList()));
+      return mlir::IntegerAttr::get(i32, *n);
+    };
+    switch (a.place) {
+    case AttrPlace::Dictionary:
+      return mlir::Attribute();
+    case AttrPlace::Word:
+      if (a.word < words.size())
+        return keywordValue(words[a.word]);
+      return mlir::Attribute();
+    case AttrPlace::Keyword:
+      for (size_t k = 0; k + 2 < top.size(); ++k)
+        if (kind(top[k]) == TokenKind::BareId && spell(top[k]) == a.keyword &&
+            kind(top[k + 1]) == TokenKind::Equal)
+          return keywordValue(top[k + 2]);
+      return mlir::Attribute();
+    case AttrPlace::Integer:
+      for (size_t k : top)
+        if (kind(k) == TokenKind::Integer)
+          return keywordValue(k);
+      return mlir::Attribute();
+    case AttrPlace::Brackets:
+      for (size_t k : top) {
+        if (kind(k) != TokenKind::LSquare)
+          continue;
+        size_t close = matching(k);
+        llvm::SmallVector<int32_t, 4> values;
+        bool negative = false;
+        for (size_t i = k + 1; i < close; ++i) {
+          int64_t v = 0;
+          if (kind(i) == TokenKind::Other && spell(i) == "-" && !negative) {
+            negative = true;
+          } else if (kind(i) == TokenKind::Integer && !spell(i).getAsInteger(0, v) &&
+                     v <= INT32_MAX) {
+            values.push_back(int32_t(negative ? -v : v));
+            negative = false;
+          } else if (kind(i) != TokenKind::Comma || negative) {
+            return errorTok(i, fmt::format("{} are integers; got '{}'", where(a),
+                                           clipForMessage(spell(i).str())));
+          }
+        }
+        return mlir::DenseI32ArrayAttr::get(ctx, values);
+      }
+      return mlir::Attribute();
+    case AttrPlace::Bare:
+      for (size_t k : top)
+        if (kind(k) == TokenKind::BareId && spell(k) == a.name)
+          return mlir::Attribute(mlir::UnitAttr::get(ctx));
+      return mlir::Attribute();
+    case AttrPlace::Literal: {
+      size_t from = begin;
+      for (auto [d, close] : scan.dicts)
+        if (d == from)
+          from = close + 1;
+      if (from >= runEnd || kind(from) == TokenKind::Colon)
+        return mlir::Attribute();
+      return parseAttrTokens(from, runEnd);
+    }
+    }
+    return mlir::Attribute();
+  };
+
+  for (const AttrSpec &a : schema->attrs) {
+    mlir::Attribute have = op->attributes.get(a.name);
+    if (!have && !scan.generic) {
+      auto written = fromSyntax(a);
+      if (!written)
+        return written.takeError();
+      if (*written) {
+        have = *written;
+        added.emplace_back(mlir::StringAttr::get(ctx, a.name), have);
+        continue;
+      }
+    }
+    if (!have) {
+      if (a.required)
+        return errorTok(
+            scan.nameTok,
+            a.type == AttrType::Enum || a.type == AttrType::String
+                ? fmt::format("{} without its {} ({})", op->writtenName, a.name.str(), a.caseList())
+                : fmt::format("{} without its {}", op->writtenName, a.name.str()));
+      continue;
+    }
+    // A dictionary's value, checked against the type.
+    bool ok = true;
+    std::string value = clipForMessage(attrText(have));
+    switch (a.type) {
+    case AttrType::Enum:
+      if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(have))
+        ok = !a.caseName(i.getInt()).empty();
+      else // an enum attribute printed by its dialect: `#tt<cache ca>`
+        ok = a.caseNumber(llvm::StringRef(value).rtrim('>').rsplit(' ').second).has_value();
+      break;
+    case AttrType::String:
+      if (auto str = mlir::dyn_cast<mlir::StringAttr>(have))
+        ok = std::find(a.cases.begin(), a.cases.end(), str.getValue()) != a.cases.end();
+      else
+        ok = false;
+      break;
+    case AttrType::Integer:
+      ok = mlir::isa<mlir::IntegerAttr>(have);
+      break;
+    case AttrType::Integers:
+      ok = mlir::isa<mlir::DenseI32ArrayAttr, mlir::DenseI64ArrayAttr, mlir::DenseIntElementsAttr>(
+          have);
+      if (auto arr = mlir::dyn_cast<mlir::ArrayAttr>(have))
+        ok = llvm::all_of(arr, [](mlir::Attribute e) { return mlir::isa<mlir::IntegerAttr>(e); });
+      break;
+    case AttrType::Unit:
+      ok = mlir::isa<mlir::UnitAttr, mlir::BoolAttr>(have);
+      break;
+    case AttrType::Literal:
+      break;
+    }
+    if (!ok)
+      return errorTok(scan.nameTok,
+                      fmt::format("{} = {} is not {}", where(a), value,
+                                  a.type == AttrType::Enum || a.type == AttrType::String
+                                      ? "one of " + a.caseList()
+                                  : a.type == AttrType::Integer
+                                      ? std::string("an integer")
+                                      : std::string("a list of integers")));
+  }
+  if (!added.empty()) {
+    mlir::NamedAttrList all(op->attributes);
+    for (auto &na : added)
+      all.set(na.getName(), na.getValue());
+    op->attributes = all.getDictionary(ctx);
+  }
+  return llvm::Error::success();
 }
 
 // Splits the type tokens `toks[from, to)` into one span per type: at
@@ -1220,6 +1431,8 @@ llvm::Error Parser::finishOp(Operation *op, OpScan &scan) {
     }
     op->attributes = mlir::DictionaryAttr::get(mod_->context.get(), merged);
   }
+  if (auto e = readSchemaAttrs(op, scan))
+    return e;
 
   // Operands.
   op->operands.reserve(scan.uses.size());

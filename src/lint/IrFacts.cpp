@@ -81,24 +81,11 @@ std::optional<int64_t> constantInt(const ir::Value *v) {
   if (!v || !v->definingOp || v->definingOp->name != "arith.constant")
     return std::nullopt;
   const ir::Operation *d = v->definingOp;
+  // The reader types the value in either form (`arith.constant 3 : i32`,
+  // `<{value = 3 : i32}>`); a float or a dense tensor is not an integer here.
   if (auto i = mlir::dyn_cast_or_null<mlir::IntegerAttr>(d->attr("value")))
-    return i.getValue().getSExtValue();
-  // The custom form keeps the value in the op's text, not in its attributes:
-  // `arith.constant 3 : i32`, `arith.constant true`.
-  std::string text = d->text();
-  size_t at = text.find(d->writtenName);
-  if (at == std::string::npos)
-    return std::nullopt;
-  llvm::StringRef rest = llvm::StringRef(text).drop_front(at + d->writtenName.size()).ltrim();
-  llvm::StringRef token = rest.take_until([](char c) { return c == ' ' || c == ':'; });
-  if (token == "true")
-    return 1;
-  if (token == "false")
-    return 0;
-  int64_t value = 0;
-  if (token.getAsInteger(10, value))
-    return std::nullopt; // a float, a dense splat, or no value at all
-  return value;
+    return i.getType().isInteger(1) ? int64_t(!i.getValue().isZero()) : i.getValue().getSExtValue();
+  return std::nullopt;
 }
 
 std::vector<int64_t> shapeOf(mlir::Type t) {

@@ -80,15 +80,11 @@ const Spelling kArithSpellings[] = {
      }},
     {"tt.get_program_id",
      [](Emitter &e, const Operation &op) {
-       std::string axis = keywordAfterName(op);
-       int a = axis == "y" ? 1 : axis == "z" ? 2 : 0;
-       e.statement(op, fmt::format("gl.program_id({})", a));
+       e.statement(op, fmt::format("gl.program_id({})", op.intAttr("axis").value_or(0)));
      }},
     {"tt.get_num_programs",
      [](Emitter &e, const Operation &op) {
-       std::string axis = keywordAfterName(op);
-       int a = axis == "y" ? 1 : axis == "z" ? 2 : 0;
-       e.statement(op, fmt::format("gl.num_programs({})", a));
+       e.statement(op, fmt::format("gl.num_programs({})", op.intAttr("axis").value_or(0)));
      }},
     {"tt.make_range",
      [](Emitter &e, const Operation &op) {
@@ -164,7 +160,7 @@ const Spelling kArithSpellings[] = {
      }},
     {"arith.cmpi",
      [](Emitter &e, const Operation &op) {
-       std::string pred = keywordAfterName(op);
+       std::string pred = op.enumAttr("predicate");
        if (std::string py = cmpOperator(pred, false); !py.empty())
          return e.binary(op, py.c_str());
        // ult, ule, ugt, uge: the same comparison of the unsigned views.
@@ -176,9 +172,10 @@ const Spelling kArithSpellings[] = {
      }},
     {"arith.cmpf",
      [](Emitter &e, const Operation &op) {
-       std::string py = cmpOperator(keywordAfterName(op), true);
+       std::string pred = op.enumAttr("predicate");
+       std::string py = cmpOperator(pred, true);
        if (py.empty())
-         return e.gap("op", op.name + " " + keywordAfterName(op), op.pos.line,
+         return e.gap("op", op.name + " " + pred, op.pos.line,
                       "a float predicate Python's operators do not spell");
        e.binary(op, py.c_str());
      }},

@@ -255,7 +255,7 @@ void Emitter::emitBlockTree(const ir::Region &body, const ir::Block &b, bool nes
         return blk.get();
     return nullptr;
   };
-  std::vector<std::string> labels = successorLabels(*term);
+  const std::vector<std::string> &labels = term->successors;
   const Value *cond = term->operand("condition");
   if (term->name == "cf.br" || labels.size() != 2 || !cond)
     return gap("op", term->name, term->pos.line,

@@ -43,6 +43,16 @@ std::string cacheArguments(const Operation &op) {
   return out;
 }
 
+/// `, sem="acq_rel", scope="gpu"`: an atomic's memory order, as written.
+std::string memoryOrderArguments(const Operation &op) {
+  std::string out;
+  if (std::string sem = op.enumAttr("sem"); !sem.empty())
+    out += fmt::format(", sem=\"{}\"", sem);
+  if (std::string scope = op.enumAttr("scope"); !scope.empty())
+    out += fmt::format(", scope=\"{}\"", scope);
+  return out;
+}
+
 const Spelling kMemorySpellings[] = {
     {"tt.load",
      [](Emitter &e, const Operation &op) {
@@ -153,46 +163,38 @@ const Spelling kMemorySpellings[] = {
      }},
     {"tt.atomic_rmw",
      [](Emitter &e, const Operation &op) {
-       std::vector<std::string> kw = keywordsAfterName(op);
+       std::string kind = op.enumAttr("atomic_rmw_op");
        static const std::map<std::string, std::string> fns = {
-           {"add", "gl.atomic_add"},  {"fadd", "gl.atomic_add"},  {"max", "gl.atomic_max"},
-           {"min", "gl.atomic_min"},  {"and", "gl.atomic_and"},   {"or", "gl.atomic_or"},
-           {"xor", "gl.atomic_xor"},  {"exch", "gl.atomic_xchg"}, {"xchg", "gl.atomic_xchg"},
-           {"umax", "gl.atomic_max"}, {"umin", "gl.atomic_min"}};
-       auto fn = kw.empty() ? fns.end() : fns.find(kw[0]);
+           {"add", "gl.atomic_add"}, {"fadd", "gl.atomic_add"},  {"max", "gl.atomic_max"},
+           {"min", "gl.atomic_min"}, {"and", "gl.atomic_and"},   {"or", "gl.atomic_or"},
+           {"xor", "gl.atomic_xor"}, {"exch", "gl.atomic_xchg"}, {"umax", "gl.atomic_max"},
+           {"umin", "gl.atomic_min"}};
+       auto fn = fns.find(kind);
        if (fn == fns.end())
-         return e.gap("op", op.name + (kw.empty() ? "" : " " + kw[0]), op.pos.line,
+         return e.gap("op", op.name + " " + kind, op.pos.line,
                       "an atomic Gluon's atomics do not spell");
        const Value *ptr = op.operand("ptr"), *val = op.operand("val");
        if (!ptr || !val)
          return e.gap("op", op.name, op.pos.line, "an atomic without its pointer or value");
-       bool isUnsigned = kw[0] == "umax" || kw[0] == "umin";
+       bool isUnsigned = kind == "umax" || kind == "umin";
        std::string u = Emitter::unsignedDtype(val->type);
        if (isUnsigned && u.empty())
-         return e.gap("op", op.name + " " + kw[0], op.pos.line,
+         return e.gap("op", op.name + " " + kind, op.pos.line,
                       "an unsigned atomic of a non-integer");
        // The unsigned atomics take the unsigned view of the pointer and the value.
        std::string args = isUnsigned ? fmt::format("{}.to(gl.pointer_type({}), bitcast=True), {}",
                                                    e.receiver(ptr), u, e.unsignedOperand(val))
                                      : e.expr(ptr) + ", " + e.expr(val);
        args += maskArgument(e, op.operand("mask"));
-       if (kw.size() > 1)
-         args += fmt::format(", sem=\"{}\"", kw[1]);
-       if (kw.size() > 2)
-         args += fmt::format(", scope=\"{}\"", kw[2]);
+       args += memoryOrderArguments(op);
        std::string call = fn->second + "(" + args + ")";
        e.statement(op, isUnsigned && !op.results.empty() ? e.signedResult(call, op.results[0]->type)
                                                          : call);
      }},
     {"tt.atomic_cas",
      [](Emitter &e, const Operation &op) {
-       std::vector<std::string> kw = keywordsAfterName(op);
        std::string args = e.expr(op.operand("ptr")) + ", " + e.expr(op.operand("cmp")) + ", " +
-                          e.expr(op.operand("val"));
-       if (!kw.empty())
-         args += fmt::format(", sem=\"{}\"", kw[0]);
-       if (kw.size() > 1)
-         args += fmt::format(", scope=\"{}\"", kw[1]);
+                          e.expr(op.operand("val")) + memoryOrderArguments(op);
        e.statement(op, "gl.atomic_cas(" + args + ")");
      }},
     {"gpu.barrier",
@@ -204,7 +206,7 @@ const Spelling kMemorySpellings[] = {
        // Constant offsets per dimension; each dimension the slice narrows is
        // one `.slice(start, length, dim)` of the descriptor.
        const Value *src = op.operand("src");
-       std::vector<int64_t> offsets = bracketIntegers(op);
+       std::vector<int64_t> offsets = op.intsAttr("offsets");
        std::vector<int64_t> from = src ? shapeOf(src->type) : std::vector<int64_t>{};
        std::vector<int64_t> to = shapeOf(op.results[0]->type);
        if (!src || offsets.size() != from.size() || from.size() != to.size())

@@ -45,7 +45,9 @@ std::string tcgen05Tail(Emitter &e, const Operation &op) {
 /// A scaled dot's operand formats (`lhs = e4m3 rhs = e2m1`), as Gluon's
 /// scaled MMAs name them; empty when either is missing.
 std::pair<std::string, std::string> scaledFormats(const Operation &op) {
-  return {op.keywordValue("lhs", "lhs"), op.keywordValue("rhs", "rhs")};
+  if (op.name == "tt.dot_scaled")
+    return {op.enumAttr("a_elem_type"), op.enumAttr("b_elem_type")};
+  return {op.enumAttr("a_type"), op.enumAttr("b_type")};
 }
 
 const Spelling kMmaSpellings[] = {
@@ -81,8 +83,7 @@ const Spelling kMmaSpellings[] = {
          // goes through the module's own builtin over the same semantic
          // call. For 16- and 8-bit operands the element type alone picks
          // the instruction, and Triton prints tf32 there too.
-         static const char *const kPrecision[] = {"tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"};
-         std::string precision = enumKeyword(op, "inputPrecision", "inputPrecision", kPrecision);
+         std::string precision = op.enumAttr("inputPrecision");
          const ir::Value *a = op.operand("a");
          bool fp32 = a && a->type && elementOf(a->type) && elementOf(a->type).isF32();
          if (fp32 && !precision.empty() && precision != "ieee") {

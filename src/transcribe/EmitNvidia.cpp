@@ -28,7 +28,7 @@ const Spelling kNvidiaSpellings[] = {
      [](Emitter &e, const Operation &op) {
        e.need("mbarrier");
        e.line(fmt::format("mbarrier.init({}, count={})  # line {}", e.expr(op.operand("alloc")),
-                          integerInText(op).value_or(1), op.pos.line));
+                          op.intAttr("count").value_or(1), op.pos.line));
      }},
     {"ttng.inval_barrier",
      [](Emitter &e, const Operation &op) {
@@ -40,7 +40,7 @@ const Spelling kNvidiaSpellings[] = {
      [](Emitter &e, const Operation &op) {
        e.need("mbarrier");
        e.line(fmt::format("mbarrier.expect({}, {}, pred={})  # line {}",
-                          e.expr(op.operand("alloc")), integerInText(op).value_or(0),
+                          e.expr(op.operand("alloc")), op.intAttr("size").value_or(0),
                           e.expr(op.operand("pred")), op.pos.line));
      }},
     {"ttng.wait_barrier",
@@ -64,7 +64,7 @@ const Spelling kNvidiaSpellings[] = {
        e.need("mbarrier");
        std::string pred = op.operand("pred") ? ", pred=" + e.expr(op.operand("pred")) : "";
        e.line(fmt::format("mbarrier.arrive({}, count={}{})  # line {}", e.expr(op.operand("alloc")),
-                          integerInText(op).value_or(1), pred, op.pos.line));
+                          op.intAttr("count").value_or(1), pred, op.pos.line));
      }},
     {"ttng.async_tma_copy_global_to_local",
      [](Emitter &e, const Operation &op) {

@@ -48,11 +48,11 @@ bool isOperatorOp(const Operation &op) {
     return false;
   if (op.name == "arith.cmpi") {
     static const std::set<std::string> signedPredicates = {"eq", "ne", "slt", "sle", "sgt", "sge"};
-    return signedPredicates.count(keywordAfterName(op)) != 0;
+    return signedPredicates.count(op.enumAttr("predicate")) != 0;
   }
   if (op.name == "arith.cmpf") {
     static const std::set<std::string> spelt = {"oeq", "une", "olt", "ole", "ogt", "oge"};
-    return spelt.count(keywordAfterName(op)) != 0;
+    return spelt.count(op.enumAttr("predicate")) != 0;
   }
   return binaryOps().count(op.name) != 0;
 }

@@ -10,6 +10,7 @@
 #include <mlir/IR/BuiltinTypes.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 
@@ -87,180 +88,62 @@ std::string floatLiteral(double v) {
   return s;
 }
 
-/// The value of a float token as MLIR prints it: decimal, or hex bits of
-/// the element type (0xFF800000 for -inf in f32).
-std::optional<double> parseFloatToken(llvm::StringRef tok, const std::string &type) {
-  if (tok.starts_with("0x") || tok.starts_with("0X")) {
-    uint64_t bits = 0;
-    if (tok.drop_front(2).getAsInteger(16, bits))
-      return std::nullopt;
-    if (type == "f32") {
-      uint32_t b = uint32_t(bits);
-      float f;
-      std::memcpy(&f, &b, 4);
-      return double(f);
+/// The shortest decimal that Python reads as a double which, rounded to the
+/// value's own type (as Triton rounds a Python float to f32 or f16), is that
+/// value again: `1.44269502`, not `1.4426950216293335`.
+std::string floatLiteral(const llvm::APFloat &value) {
+  llvm::APFloat d = value;
+  bool lost = false;
+  d.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
+  double v = d.convertToDouble();
+  if (std::isnan(v) || std::isinf(v))
+    return floatLiteral(v);
+  for (int digits = 1; digits < 17; ++digits) {
+    std::string s = fmt::format("{:.{}g}", v, digits);
+    llvm::APFloat back(std::strtod(s.c_str(), nullptr));
+    back.convert(value.getSemantics(), llvm::APFloat::rmNearestTiesToEven, &lost);
+    if (back.bitwiseIsEqual(value)) {
+      if (s.find_first_of(".en") == std::string::npos)
+        s += ".0";
+      return s;
     }
-    if (type == "f64") {
-      double d;
-      std::memcpy(&d, &bits, 8);
-      return d;
-    }
-    if (type == "f16" || type == "bf16") {
-      uint32_t b = uint32_t(bits) & 0xffff;
-      if (type == "bf16") {
-        uint32_t w = b << 16;
-        float f;
-        std::memcpy(&f, &w, 4);
-        return double(f);
-      }
-      int exp = int((b >> 10) & 0x1f), mant = int(b & 0x3ff);
-      double sign = (b & 0x8000) ? -1 : 1;
-      if (exp == 0x1f)
-        return mant ? NAN : sign * INFINITY;
-      if (exp == 0)
-        return sign * std::ldexp(double(mant), -24);
-      return sign * std::ldexp(double(mant + 1024), exp - 25);
-    }
-    return std::nullopt;
   }
-  double v = 0;
-  if (tok.getAsDouble(v))
-    return std::nullopt;
-  return v;
+  return floatLiteral(v);
 }
 
-/// arith.constant's value from its own text (`arith.constant 1024 : i32`,
-/// `arith.constant dense<0xFF800000> : tensor<...>`, `true`).
+/// arith.constant's value, as the reader typed it (`3 : i32`, `dense<0xFF800000>
+/// : tensor<...>`, `true`), in either form the op was written.
 std::optional<Literal> constantValue(const Operation &op) {
-  std::string ownText = op.text();
-  llvm::StringRef text = ownText;
-  ir::TokenStream ts = ir::lex(text);
-  size_t i = 0;
-  auto &toks = ts.tokens;
-  while (i < toks.size() && !(toks[i].is(ir::TokenKind::BareId) &&
-                              toks[i].spelling(text) == llvm::StringRef(op.writtenName)))
-    ++i;
-  if (i >= toks.size())
-    return std::nullopt;
-  ++i;
+  mlir::Attribute a = op.attr("value");
   Literal lit;
-  mlir::Type resultType = op.results.empty() ? mlir::Type() : op.results[0]->type;
-  std::string elem = resultType ? ir::typeText(elementOf(resultType)) : "";
-  if (i < toks.size() && toks[i].is(ir::TokenKind::BareId) && toks[i].spelling(text) == "dense") {
+  if (auto dense = mlir::dyn_cast_or_null<mlir::DenseElementsAttr>(a)) {
+    if (!dense.isSplat())
+      return std::nullopt;
     lit.dense = true;
-    i += 2; // dense <
-    if (i >= toks.size())
-      return std::nullopt;
+    a = dense.getSplatValue<mlir::Attribute>();
   }
-  bool negative = false;
-  if (i < toks.size() && toks[i].is(ir::TokenKind::Other) && toks[i].spelling(text) == "-") {
-    negative = true;
-    ++i;
-  }
-  if (i >= toks.size())
-    return std::nullopt;
-  llvm::StringRef tok = toks[i].spelling(text);
-  if (tok == "true" || tok == "false") {
-    lit.text = tok == "true" ? "True" : "False";
+  if (auto i = mlir::dyn_cast_or_null<mlir::IntegerAttr>(a)) {
+    if (i.getType().isInteger(1))
+      lit.text = i.getValue().isZero() ? "False" : "True";
+    else
+      lit.text = std::to_string(i.getValue().getSExtValue());
     return lit;
   }
-  bool isFloatType = !elem.empty() && (elem[0] == 'f' || elem[0] == 'b');
-  if (isFloatType) {
-    auto v = parseFloatToken(tok, elem);
-    if (!v)
-      return std::nullopt;
-    lit.text = floatLiteral(negative ? -*v : *v);
+  if (auto f = mlir::dyn_cast_or_null<mlir::FloatAttr>(a)) {
+    lit.text = floatLiteral(f.getValue());
     return lit;
   }
-  int64_t v = 0;
-  if (tok.getAsInteger(0, v))
-    return std::nullopt;
-  if (elem == "i1")
-    lit.text = v ? "True" : "False";
-  else
-    lit.text = fmt::format("{}{}", negative ? "-" : "", v);
-  return lit;
-}
-
-/// The first bare word after the op name (`arith.cmpi slt, ...`,
-/// `tt.get_program_id x`).
-std::string enumKeyword(const Operation &op, llvm::StringRef keyword, llvm::StringRef attrName,
-                        llvm::ArrayRef<const char *> byNumber) {
-  std::string v = op.keywordValue(keyword, attrName);
-  llvm::StringRef t = llvm::StringRef(v).split(' ').first; // "2 : i32" in the generic form
-  unsigned n = 0;
-  if (!t.getAsInteger(10, n))
-    return n < byNumber.size() ? byNumber[n] : "";
-  return t.str();
+  return std::nullopt;
 }
 
 std::string cacheModifierOf(const Operation &op) {
-  // Triton's CacheModifier enum, by number.
-  static const char *const kCache[] = {"", "none", "ca", "cg", "wb", "cs", "wt", "cv"};
-  std::string c = enumKeyword(op, "cacheModifier", "cache", kCache);
+  std::string c = op.enumAttr("cache");
   return c.empty() || c == "none" ? "" : "." + c;
 }
 
 std::string evictionPolicyOf(const Operation &op) {
-  // Triton's EvictionPolicy enum, by number.
-  static const char *const kEvict[] = {"", "evict_normal", "evict_first", "evict_last"};
-  std::string e = enumKeyword(op, "evictionPolicy", "evict", kEvict);
-  return e == "evict_normal" || e == "normal" ? "" : e;
-}
-
-std::string keywordAfterName(const Operation &op) {
-  std::string ownText = op.text();
-  llvm::StringRef text = ownText;
-  ir::TokenStream ts = ir::lex(text);
-  for (size_t i = 0; i + 1 < ts.tokens.size(); ++i)
-    if (ts.tokens[i].is(ir::TokenKind::BareId) &&
-        ts.tokens[i].spelling(text) == llvm::StringRef(op.writtenName) &&
-        ts.tokens[i + 1].is(ir::TokenKind::BareId))
-      return ts.tokens[i + 1].spelling(text).str();
-  return "";
-}
-
-/// The bare words right after the op name (`tt.atomic_rmw add, acq_rel, gpu, ...`).
-std::vector<std::string> keywordsAfterName(const Operation &op) {
-  std::string ownText = op.text();
-  llvm::StringRef text = ownText;
-  ir::TokenStream ts = ir::lex(text);
-  std::vector<std::string> out;
-  bool afterName = false;
-  for (auto &t : ts.tokens) {
-    if (!afterName) {
-      afterName =
-          t.is(ir::TokenKind::BareId) && t.spelling(text) == llvm::StringRef(op.writtenName);
-      continue;
-    }
-    if (t.is(ir::TokenKind::Comma))
-      continue;
-    if (!t.is(ir::TokenKind::BareId))
-      break;
-    out.push_back(t.spelling(text).str());
-  }
-  return out;
-}
-
-/// The first integer written after the op's operands in its own text, before
-/// its type (`ttng.init_barrier %b, 1 : ...`, `ttng.barrier_expect %b, 32768, %p`).
-std::optional<int64_t> integerInText(const Operation &op) {
-  std::string ownText = op.text();
-  llvm::StringRef text = ownText;
-  ir::TokenStream ts = ir::lex(text);
-  bool afterName = false;
-  for (auto &t : ts.tokens) {
-    if (t.is(ir::TokenKind::BareId) && t.spelling(text) == llvm::StringRef(op.writtenName))
-      afterName = true;
-    else if (afterName && t.is(ir::TokenKind::Colon))
-      break;
-    else if (afterName && t.is(ir::TokenKind::Integer)) {
-      int64_t v = 0;
-      if (!t.spelling(text).getAsInteger(0, v))
-        return v;
-    }
-  }
-  return std::nullopt;
+  std::string e = op.enumAttr("evict");
+  return e == "evict_normal" ? "" : e;
 }
 
 /// The integers of an attribute written `16 : i32` or `dense<[16, 8]> :
@@ -282,43 +165,6 @@ std::vector<int64_t> attrIntegers(mlir::Attribute a) {
 bool isTensorDesc(mlir::Type t) {
   auto tt = mlir::dyn_cast_or_null<ir::TritonType>(t);
   return tt && tt.kind() == ir::TritonTypeKind::TensorDesc;
-}
-
-std::vector<int64_t> bracketIntegers(const Operation &op) {
-  std::string ownText = op.text();
-  llvm::StringRef text = ownText;
-  ir::TokenStream ts = ir::lex(text);
-  std::vector<int64_t> out;
-  bool in = false, negative = false;
-  for (auto &t : ts.tokens) {
-    if (!in) {
-      in = t.is(ir::TokenKind::LSquare);
-      continue;
-    }
-    if (t.is(ir::TokenKind::RSquare))
-      break;
-    if (t.is(ir::TokenKind::Other) && t.spelling(text) == "-") {
-      negative = true;
-      continue;
-    }
-    int64_t v = 0;
-    if (t.is(ir::TokenKind::Integer) && !t.spelling(text).getAsInteger(0, v))
-      out.push_back(negative ? -v : v);
-    negative = false;
-  }
-  return out;
-}
-
-std::vector<std::string> successorLabels(const Operation &op) {
-  std::string ownText = op.text();
-  llvm::StringRef text = ownText;
-  ir::TokenStream ts = ir::lex(text);
-  std::vector<std::string> out;
-  for (auto &t : ts.tokens) {
-    if (t.is(ir::TokenKind::CaretId))
-      out.push_back(t.spelling(text).str());
-  }
-  return out;
 }
 
 std::string orderList(mlir::Attribute a) {

@@ -1,11 +1,11 @@
-// What the transcriber reads from an op beyond its named operands: element
-// types and shapes, Gluon's dtype names, and the few values Triton prints in
-// an op's own syntax rather than as attributes (a constant's value, the
-// keyword after the op name, an integer before the type).
+// What the transcriber reads from types and attributes beyond what the op
+// table gives: element types and shapes, Gluon's dtype names, a constant's
+// value as Python writes it, the memory ops' cache and eviction options.
 #pragma once
 
 #include "tilexform/ir/Module.h"
 
+#include <llvm/ADT/APFloat.h>
 #include <mlir/IR/Types.h>
 
 #include <cstdint>
@@ -29,29 +29,19 @@ std::string dtypeName(mlir::Type t);
 /// A float as Python writes it so that it rounds to the same value of its
 /// type: infinities and NaN by name, the rest with enough digits.
 std::string floatLiteral(double v);
-
-/// The value of a float token as MLIR prints it: decimal, or hex bits of
-/// the element type (0xFF800000 for -inf in f32).
-std::optional<double> parseFloatToken(llvm::StringRef tok, const std::string &type);
+/// The shortest decimal that rounds back to the value in its own type
+/// (`1.44269502` for an f32, not `1.4426950216293335`).
+std::string floatLiteral(const llvm::APFloat &v);
 
 struct Literal {
   std::string text; // Python expression of the scalar value
   bool dense = false;
 };
 
-/// arith.constant's value from its own text (`arith.constant 1024 : i32`,
-/// `arith.constant dense<0xFF800000> : tensor<...>`, `true`).
+/// arith.constant's value as a Python literal, in either form the op was
+/// written (`1024 : i32`, `dense<0xFF800000> : tensor<...>`, `true`); none for
+/// a tensor of several values.
 std::optional<Literal> constantValue(const ir::Operation &op);
-
-/// The first bare word after the op name (`arith.cmpi slt, ...`,
-/// `tt.get_program_id x`).
-std::string keywordAfterName(const ir::Operation &op);
-
-/// An enum attribute's keyword: as the op's format writes it (`cacheModifier =
-/// ca`), or, in the generic form, the integer Triton's enum gives it (`cache =
-/// 2 : i32`), named by `byNumber`; empty when absent or out of range.
-std::string enumKeyword(const ir::Operation &op, llvm::StringRef keyword, llvm::StringRef attrName,
-                        llvm::ArrayRef<const char *> byNumber);
 
 /// A memory op's cache modifier as Gluon spells it (`.ca`, `.cg`, `.cs`, ...),
 /// from `cacheModifier = ca` or the generic form's integer; empty for none.
@@ -60,22 +50,9 @@ std::string cacheModifierOf(const ir::Operation &op);
 /// the default.
 std::string evictionPolicyOf(const ir::Operation &op);
 
-/// The bare words right after the op name (`tt.atomic_rmw add, acq_rel, gpu, ...`).
-std::vector<std::string> keywordsAfterName(const ir::Operation &op);
-
-/// The first integer written after the op's operands in its own text, before
-/// its type (`ttng.init_barrier %b, 1 : ...`, `ttng.barrier_expect %b, 32768, %p`).
-std::optional<int64_t> integerInText(const ir::Operation &op);
-
 /// The integers of an attribute written `16 : i32` or `dense<[16, 8]> :
 /// tensor<2xi32>` (those before its type).
 std::vector<int64_t> attrIntegers(mlir::Attribute a);
-
-/// The integers written in the op's first `[...]` (`ttg.memdesc_subslice %a[0, 32]`).
-std::vector<int64_t> bracketIntegers(const ir::Operation &op);
-
-/// The block labels an op branches to, in order (`cf.cond_br %c, ^bb1, ^bb2`).
-std::vector<std::string> successorLabels(const ir::Operation &op);
 
 /// `[1, 0]` from an `array<i32: 1, 0>` attribute (a permutation's order).
 std::string orderList(mlir::Attribute a);

@@ -106,7 +106,7 @@ llvm::Expected<TranscribeReport> Emitter::run() {
   // functions of their own and calls.
   const Operation *fn = functions.front();
   for (const Operation *f : functions)
-    if (!f->hasKeyword("private")) {
+    if (f->enumAttr("sym_visibility") != "private") {
       fn = f;
       break;
     }

@@ -6,7 +6,10 @@
 #include "tilexform/ir/Dialects.h"
 #include "tilexform/ir/OpSchema.h"
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringSet.h>
+
+#include <fmt/format.h>
 
 using namespace tilexform;
 using ir::OperandSegment;
@@ -254,4 +257,137 @@ TEST(OpSchema, TheReaderKeepsAnUnknownOp) {
   EXPECT_EQ(op->schema, nullptr);
   EXPECT_EQ(op->operand("src"), nullptr);
   EXPECT_EQ(op->pos.line, 3u);
+}
+
+TEST(OpSchema, EveryAttributeEntryIsRead) {
+  EXPECT_TRUE(ir::unreadableAttrEntries().empty())
+      << "unreadable: " << llvm::join(ir::unreadableAttrEntries(), " ");
+  const ir::OpSchema *rmw = ir::lookupOpSchema("tt.atomic_rmw");
+  ASSERT_NE(rmw, nullptr);
+  const ir::AttrSpec *op = rmw->attr("atomic_rmw_op");
+  ASSERT_NE(op, nullptr);
+  EXPECT_EQ(op->type, ir::AttrType::Enum);
+  EXPECT_EQ(op->place, ir::AttrPlace::Word);
+  EXPECT_TRUE(op->required);
+  // Triton's RMWOp numbers its cases from 1.
+  EXPECT_EQ(op->caseName(1), "and");
+  EXPECT_EQ(op->caseName(10), "exch");
+  EXPECT_EQ(op->caseName(0), "");
+  EXPECT_EQ(op->caseNumber("fadd"), 5);
+  const ir::AttrSpec *scope = rmw->attr("scope");
+  ASSERT_NE(scope, nullptr);
+  EXPECT_EQ(scope->word, 2u);
+  EXPECT_FALSE(scope->required);
+  EXPECT_EQ(scope->caseList(), "gpu, cta or sys");
+  const ir::AttrSpec *cache = ir::lookupOpSchema("tt.load")->attr("cache");
+  ASSERT_NE(cache, nullptr);
+  EXPECT_EQ(cache->place, ir::AttrPlace::Keyword);
+  EXPECT_EQ(cache->keyword, "cacheModifier");
+}
+
+namespace {
+
+/// One function body in a module, read.
+llvm::Expected<std::unique_ptr<ir::Module>> body(const std::string &ops) {
+  return ir::loadModuleText(
+      "#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
+      "order = [0]}>\n#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order "
+      "= [1, 0]}>\n#smem = #ttg.shared_memory\nmodule attributes {\"ttg.num-warps\" = 4 : i32, "
+      "ttg.target = \"cuda:90\", \"ttg.threads-per-warp\" = 32 : i32} {\n  tt.func public @k(%x: "
+      "!tt.ptr<f32>, %a: i32, %b: i32) {\n" +
+          ops + "    tt.return\n  }\n}\n",
+      "t.ttgir");
+}
+
+} // namespace
+
+TEST(OpSchema, BothFormsReadTheSameAttributes) {
+  // What an op's own syntax writes and what the generic form's dictionary
+  // holds read the same: the enum's keyword, the integer, the list, the
+  // constant's value.
+  auto custom = body(R"(    %c = arith.cmpi ult, %a, %b : i32
+    %f = arith.constant 1.5 : f32
+    %t = arith.constant true
+    %d = arith.constant dense<-2> : tensor<128xi32, #blocked>
+    %p = tt.splat %x : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+    %v = tt.splat %f : f32 -> tensor<128xf32, #blocked>
+    %r = tt.atomic_rmw fadd, acq_rel, gpu, %p, %v : (tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xf32, #blocked>) -> tensor<128xf32, #blocked>
+    %l = tt.load %p cacheModifier = cg evictionPolicy = evict_last : tensor<128x!tt.ptr<f32>, #blocked>
+    %i = tt.get_program_id y : i32
+    %s = ttg.local_alloc : () -> !ttg.memdesc<64x64xf32, #shared, #smem, mutable>
+    %u = ttg.memdesc_subslice %s[0, 32] : !ttg.memdesc<64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf32, #shared, #smem, mutable, 64x64>
+)");
+  ASSERT_TRUE(bool(custom)) << llvm::toString(custom.takeError());
+  auto generic = body(R"(    %c = "arith.cmpi"(%a, %b) <{predicate = 6 : i64}> : (i32, i32) -> i1
+    %f = "arith.constant"() <{value = 1.500000e+00 : f32}> : () -> f32
+    %t = "arith.constant"() <{value = true}> : () -> i1
+    %d = "arith.constant"() <{value = dense<-2> : tensor<128xi32, #blocked>}> : () -> tensor<128xi32, #blocked>
+    %p = tt.splat %x : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+    %v = tt.splat %f : f32 -> tensor<128xf32, #blocked>
+    %r = "tt.atomic_rmw"(%p, %v) <{atomic_rmw_op = 5 : i32, scope = 1 : i32, sem = 4 : i32}> : (tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xf32, #blocked>) -> tensor<128xf32, #blocked>
+    %l = "tt.load"(%p) <{cache = 3 : i32, evict = 3 : i32, isVolatile = false}> : (tensor<128x!tt.ptr<f32>, #blocked>) -> tensor<128xf32, #blocked>
+    %i = "tt.get_program_id"() <{axis = 1 : i32}> : () -> i32
+    %s = ttg.local_alloc : () -> !ttg.memdesc<64x64xf32, #shared, #smem, mutable>
+    %u = "ttg.memdesc_subslice"(%s) <{offsets = array<i32: 0, 32>}> : (!ttg.memdesc<64x64xf32, #shared, #smem, mutable>) -> !ttg.memdesc<64x32xf32, #shared, #smem, mutable, 64x64>
+)");
+  ASSERT_TRUE(bool(generic)) << llvm::toString(generic.takeError());
+  for (const ir::Module *m : {custom->get(), generic->get()}) {
+    SCOPED_TRACE(m == custom->get() ? "custom form" : "generic form");
+    EXPECT_EQ(firstOp(*m, "arith.cmpi")->enumAttr("predicate"), "ult");
+    const ir::Operation *rmw = firstOp(*m, "tt.atomic_rmw");
+    EXPECT_EQ(rmw->enumAttr("atomic_rmw_op"), "fadd");
+    EXPECT_EQ(rmw->enumAttr("sem"), "acq_rel");
+    EXPECT_EQ(rmw->enumAttr("scope"), "gpu");
+    EXPECT_EQ(rmw->intAttr("atomic_rmw_op"), 5);
+    const ir::Operation *load = firstOp(*m, "tt.load");
+    EXPECT_EQ(load->enumAttr("cache"), "cg");
+    EXPECT_EQ(load->enumAttr("evict"), "evict_last");
+    EXPECT_EQ(firstOp(*m, "tt.get_program_id")->intAttr("axis"), 1);
+    EXPECT_EQ(firstOp(*m, "ttg.memdesc_subslice")->intsAttr("offsets"),
+              (std::vector<int64_t>{0, 32}));
+    std::vector<std::string> constants;
+    m->walk([&](ir::Operation *op) {
+      if (op->name == "arith.constant")
+        constants.push_back(ir::attrText(op->attr("value")));
+    });
+    // The alias is resolved: the value's type carries the layout itself.
+    EXPECT_EQ(constants, (std::vector<std::string>{
+                             "1.500000e+00 : f32", "true",
+                             "dense<-2> : tensor<128xi32, #ttg.blocked<{sizePerThread = [1], "
+                             "threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>"}))
+        << llvm::join(constants, " | ");
+  }
+}
+
+TEST(OpSchema, TheReaderRefusesWhatAnAttributesTypeDoesNotAllow) {
+  struct Case {
+    const char *ops;
+    unsigned line, col;
+    const char *message;
+  };
+  // Line 6 is the first line of the body.
+  const Case cases[] = {
+      {"    %c = arith.cmpi less, %a, %b : i32\n", 6, 21,
+       "unknown arith.cmpi's predicate 'less' (expected eq, ne, slt, sle, sgt, sge, ult, ule, "
+       "ugt or uge)"},
+      {"    %c = arith.cmpi %a, %b : i32\n", 6, 10,
+       "arith.cmpi without its predicate (eq, ne, slt, sle, sgt, sge, ult, ule, ugt or uge)"},
+      {"    %c = \"arith.cmpi\"(%a, %b) <{predicate = 12 : i64}> : (i32, i32) -> i1\n", 6, 10,
+       "arith.cmpi's predicate = 12 : i64 is not one of eq, ne, slt, sle, sgt, sge, ult, ule, ugt "
+       "or uge"},
+      {"    %i = tt.get_program_id w : i32\n", 6, 28,
+       "unknown tt.get_program_id's axis 'w' (expected x, y or z)"},
+      {"    %s = ttg.local_alloc : () -> !ttg.memdesc<64x64xf32, #shared, #smem, mutable>\n"
+       "    %u = ttg.memdesc_subslice %s[0, %a] : !ttg.memdesc<64x64xf32, #shared, #smem, "
+       "mutable> -> !ttg.memdesc<64x32xf32, #shared, #smem, mutable, 64x64>\n",
+       7, 37, "ttg.memdesc_subslice's offsets are integers; got '%a'"},
+      {"    %c = arith.constant : i32\n", 6, 10, "arith.constant without its value"},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.ops);
+    auto mod = body(c.ops);
+    ASSERT_FALSE(bool(mod));
+    std::string err = llvm::toString(mod.takeError());
+    EXPECT_EQ(err, fmt::format("t.ttgir:{}:{}: {}", c.line, c.col, c.message));
+  }
 }

@@ -122,13 +122,18 @@ struct Operation {
   int loopDepth() const;
   mlir::Attribute attr(llvm::StringRef name) const;
   std::optional<int64_t> intAttr(llvm::StringRef name) const;
-  /// Whether the op carries a unit keyword (`allow_reorder`,
-  /// `efficient_layout`): as an attribute, or written bare before its type.
+  /// Whether a unit attribute is set (`allow_reorder`, `efficient_layout`,
+  /// `fastMath`): written bare before its type, which the reader records as
+  /// the attribute, or as an attribute that may also say false.
   bool hasKeyword(llvm::StringRef word) const;
-  /// The value of a keyword attribute of the op's format (`cacheModifier =
-  /// ca`, `evictionPolicy = evict_first`) or of its attributes (`cache`),
-  /// as written; empty when absent.
-  std::string keywordValue(llvm::StringRef keyword, llvm::StringRef attrName = "") const;
+  /// An enum attribute the op's schema names, as its keyword (`slt`,
+  /// `acq_rel`, `ca`), whichever form the op was written in; "" when absent.
+  std::string enumAttr(llvm::StringRef name) const;
+  /// A list of integers (`array<i32: 0, 32>`, `dense<[0, 32]>`, `[0, 32]`);
+  /// empty when absent.
+  std::vector<int64_t> intsAttr(llvm::StringRef name) const;
+  /// The block labels a terminator branches to, in order (`^bb1`).
+  std::vector<std::string> successors;
 };
 
 struct LayoutAlias {

@@ -143,7 +143,7 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     q_28 = gl.load(q_27)  # line 66
     q_29 = gl.allocate_shared_memory(gl.float16, [128, 64], A_SHARED_LAYOUT, q_28)  # line 67
     q_30 = q_29.load(A_OPERAND_LAYOUT)  # line 68
-    qk_scale = sm_scale * 1.4426950199999999  # line 69
+    qk_scale = sm_scale * 1.442695  # line 69
     k = K + off_6  # line 70
     k_31 = gl.full([1, 64], k, k.dtype, layout=B_LOAD_LAYOUT)  # line 71
     k_32 = gl.arange(0, 64, layout=B_LOAD_SLICE1_LAYOUT)  # line 72

@@ -121,7 +121,7 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     q_23 = q_21 + q_22  # line 62
     q_24 = gl.load(q_23)  # line 63
     q_25 = gl.allocate_shared_memory(gl.float16, [128, 64], A_SHARED_LAYOUT, q_24)  # line 64
-    qk_scale = sm_scale * 1.4426950199999999  # line 65
+    qk_scale = sm_scale * 1.442695  # line 65
     k = K + off_10  # line 66
     k_26 = gl.full([1, 64], k, k.dtype, layout=B_LOAD_LAYOUT)  # line 67
     k_27 = gl.arange(0, 64, layout=B_LOAD_SLICE1_LAYOUT)  # line 68

@@ -100,7 +100,7 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     q_20 = q_18 + q_19  # line 52
     q_21 = gl.load(q_20)  # line 53
     q_22 = gl.allocate_shared_memory(gl.float16, [128, 64], A_SHARED_LAYOUT, q_21)  # line 54
-    qk_scale = sm_scale * 1.4426950199999999  # line 55
+    qk_scale = sm_scale * 1.442695  # line 55
     k = K + off_7  # line 56
     k_23 = gl.full([1, 64], k, k.dtype, layout=B_LOAD_LAYOUT)  # line 57
     k_24 = gl.arange(0, 64, layout=B_LOAD_SLICE1_LAYOUT)  # line 58
