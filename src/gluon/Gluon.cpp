@@ -344,8 +344,11 @@ CGALayout Args::cga(unsigned rank) const {
     std::vector<unsigned> ones(rank, 1), order;
     for (int i = int(rank) - 1; i >= 0; --i)
       order.push_back(unsigned(i));
-    return cgaFromSplitParams(ints("ctas_per_cga", ones), ints("cta_split_num", ones),
-                              ints("cta_order", order));
+    auto cga = cgaFromSplitParams(ints("ctas_per_cga", ones), ints("cta_split_num", ones),
+                                  ints("cta_order", order));
+    if (!cga)
+      error(llvm::toString(cga.takeError()));
+    return std::move(*cga);
   }
   return {};
 }

@@ -261,14 +261,14 @@ struct CgaFields {
     std::vector<unsigned> ones(rank, 1), order;
     for (int i = int(rank) - 1; i >= 0; --i)
       order.push_back(unsigned(i));
-    try {
-      return cgaFromSplitParams(ctasPerCGA.empty() ? ones : ctasPerCGA,
-                                ctaSplitNum.empty() ? ones : ctaSplitNum,
-                                ctaOrder.empty() ? order : ctaOrder);
-    } catch (const std::invalid_argument &e) {
-      p.emitError(p.getNameLoc(), e.what());
+    auto cga = cgaFromSplitParams(ctasPerCGA.empty() ? ones : ctasPerCGA,
+                                  ctaSplitNum.empty() ? ones : ctaSplitNum,
+                                  ctaOrder.empty() ? order : ctaOrder);
+    if (!cga) {
+      p.emitError(p.getNameLoc(), llvm::toString(cga.takeError()));
       return std::nullopt;
     }
+    return std::move(*cga);
   }
   unsigned legacyRank() const {
     if (!ctaOrder.empty())

@@ -12,7 +12,9 @@ namespace tilexform::layout {
 
 namespace detail {
 
-[[noreturn]] void fail(const std::string &msg) { throw std::invalid_argument(msg); }
+llvm::Error misfit(const std::string &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", msg.c_str());
+}
 
 bool isPow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
@@ -140,34 +142,34 @@ std::string printEncoding(const Encoding &enc, AliasLookup aliasOf, const void *
   return Printer(aliasOf, ctx).print(enc);
 }
 
-LinearLayout cgaToLinearLayout(const CGALayout &cga, unsigned rank) {
+llvm::Expected<LinearLayout> cgaToLinearLayout(const CGALayout &cga, unsigned rank) {
   auto names = standardOutDimNames(int(rank));
   for (auto &b : cga.bases)
     if (b.size() != rank)
-      fail("CGALayout basis length differs from the layout rank");
-  return LinearLayout::inferred({{"block", cga.bases}}, names);
+      return misfit("CGALayout basis length differs from the layout rank");
+  return LinearLayout::createInferred({{"block", cga.bases}}, names, /*requireSurjective=*/false);
 }
 
-CGALayout cgaFromSplitParams(const std::vector<unsigned> &ctasPerCGA,
-                             const std::vector<unsigned> &ctaSplitNum,
-                             const std::vector<unsigned> &ctaOrder) {
+llvm::Expected<CGALayout> cgaFromSplitParams(const std::vector<unsigned> &ctasPerCGA,
+                                             const std::vector<unsigned> &ctaSplitNum,
+                                             const std::vector<unsigned> &ctaOrder) {
   unsigned rank = unsigned(ctaOrder.size());
   if (ctasPerCGA.size() != rank || ctaSplitNum.size() != rank)
-    fail("CTAsPerCGA, CTASplitNum and CTAOrder must have the same length");
+    return misfit("CTAsPerCGA, CTASplitNum and CTAOrder must have the same length");
   auto names = standardOutDimNames(int(rank));
   LinearLayout l;
   for (unsigned i = 0; i < rank; ++i) {
     unsigned d = ctaOrder[i];
     if (d >= rank)
-      fail("CTAOrder is not a permutation");
+      return misfit("CTAOrder is not a permutation");
     unsigned split = ctaSplitNum[d], ctas = ctasPerCGA[d];
     if (!isPow2(split) || !isPow2(ctas) || ctas % split)
-      fail("CTAsPerCGA must be a power-of-two multiple of CTASplitNum");
+      return misfit("CTAsPerCGA must be a power-of-two multiple of CTASplitNum");
     l *= LinearLayout::identity1D(int32_t(split), "block", names[d]) *
          LinearLayout::zeros1D(int32_t(ctas / split), "block", names[d]);
   }
   if (rank == 0)
-    return {};
+    return CGALayout{};
   // Out dims not touched above (size-1 CTA counts) still need a column.
   for (auto &n : names)
     if (!l.hasOutDim(n))
@@ -291,25 +293,17 @@ std::vector<int64_t> bufferShape(const Encoding &enc, std::vector<int64_t> shape
   return shape;
 }
 
-LinearLayout toLinearLayout(const Encoding &enc, const std::vector<int64_t> &shape) {
-  for (auto s : shape)
-    if (!isPow2(s))
-      fail(fmt::format("shape dim {} is not a power of two", s));
-  if (shape.empty())
-    fail("a layout needs a shape of rank >= 1");
-  const KindInfo *kind = kindOf(enc);
-  if (!kind)
-    fail("no linear layout for " + enc.kind());
-  return kind->linear(enc, shape);
-}
-
 llvm::Expected<LinearLayout> linearLayoutAt(const Encoding &enc,
                                             const std::vector<int64_t> &shape) {
-  try {
-    return toLinearLayout(enc, shape);
-  } catch (const std::exception &e) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", e.what());
-  }
+  for (auto s : shape)
+    if (!isPow2(s) || s > (int64_t(1) << 30))
+      return misfit(fmt::format("shape dim {} is not a power of two", s));
+  if (shape.empty())
+    return misfit("a layout needs a shape of rank >= 1");
+  const KindInfo *kind = kindOf(enc);
+  if (!kind)
+    return misfit("no linear layout for " + enc.kind());
+  return kind->linear(enc, shape);
 }
 
 bool equivalentAt(const Encoding &a, const Encoding &b, const std::vector<int64_t> &shape) {

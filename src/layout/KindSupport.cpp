@@ -22,7 +22,7 @@ LinearLayout broadcastedDotOperandLayout(const std::vector<unsigned> &sizes,
   return l;
 }
 
-LinearLayout dotOperandCga(const CGALayout &cga, unsigned opIdx, unsigned rank) {
+llvm::Expected<LinearLayout> dotOperandCga(const CGALayout &cga, unsigned opIdx, unsigned rank) {
   CGALayout r = cga;
   unsigned kDim = opIdx == 0 ? rank - 1 : rank - 2;
   for (auto &b : r.bases)

@@ -12,7 +12,8 @@
 
 namespace tilexform::layout::detail {
 
-[[noreturn]] void fail(const std::string &msg);
+/// What toLinearLayout returns when a layout and a shape do not fit.
+llvm::Error misfit(const std::string &msg);
 bool isPow2(int64_t v);
 /// [rank-1, ..., 0], with the two minor dims swapped unless row-major.
 std::vector<unsigned> matrixOrder(unsigned rank, bool rowMajor);
@@ -35,7 +36,7 @@ LinearLayout broadcastedDotOperandLayout(const std::vector<unsigned> &sizes,
                                          const std::vector<unsigned> &order, unsigned kDim,
                                          const std::string &in);
 /// The parent's CGA with K zeroed: operands are multicast along K.
-LinearLayout dotOperandCga(const CGALayout &cga, unsigned opIdx, unsigned rank);
+llvm::Expected<LinearLayout> dotOperandCga(const CGALayout &cga, unsigned opIdx, unsigned rank);
 
 // The readers' common steps (KindSupport.cpp).
 /// An integer read as int64 as the model's unsigned field: a value out of

@@ -4,17 +4,30 @@
 #include <bit>
 #include <cassert>
 #include <fmt/format.h>
+#include <llvm/ADT/STLExtras.h>
+#include <llvm/Support/ErrorHandling.h>
 #include <set>
-#include <stdexcept>
 
 namespace tilexform::layout {
 
 namespace {
 
+/// A precondition of the algebra broken by the model's own derivation (a
+/// bug, as Triton's LinearLayout asserts): input never reaches here, since
+/// create() and the kinds' checks refuse it first.
+[[noreturn]] void invariantBroken(const std::string &what) {
+  llvm::report_fatal_error(llvm::Twine("linear layout invariant: ") + what);
+}
+
 int log2Exact(int64_t v) {
   if (v <= 0 || (v & (v - 1)) != 0)
-    throw std::invalid_argument(fmt::format("{} is not a power of two", v));
+    invariantBroken(fmt::format("{} is not a power of two", v));
   return std::countr_zero(uint64_t(v));
+}
+
+llvm::Error notContained() {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "invertAndCompose: image not contained");
 }
 
 // llvm::NextPowerOf2: strictly greater power of two.
@@ -53,7 +66,7 @@ LinearLayout::LinearLayout(std::vector<DimBases> bases, std::vector<OutDim> outD
   for (auto &[name, vecs] : bases_)
     for (auto &b : vecs)
       if (b.size() != outDims_.size())
-        throw std::invalid_argument("basis length differs from out-dim count");
+        invariantBroken("basis length differs from out-dim count");
 }
 
 llvm::Expected<LinearLayout> LinearLayout::create(std::vector<DimBases> bases,
@@ -207,7 +220,7 @@ std::vector<LinearLayout::Basis> &LinearLayout::mutableBasesOf(const std::string
   for (auto &[n, v] : bases_)
     if (n == inDim)
       return v;
-  throw std::invalid_argument("no in-dim " + inDim);
+  invariantBroken("no in-dim " + inDim);
 }
 
 std::vector<std::string> supremum(const std::vector<std::string> &x,
@@ -298,13 +311,13 @@ bool LinearLayout::equalIgnoringOutDimSizes(const LinearLayout &other) const {
 
 LinearLayout LinearLayout::transposeOuts(const std::vector<std::string> &names) const {
   if (names.size() != outDims_.size())
-    throw std::invalid_argument("transposeOuts: out-dim count differs");
+    invariantBroken("transposeOuts: out-dim count differs");
   std::vector<int> perm;
   std::vector<OutDim> outs;
   for (auto &n : names) {
     int i = outDimIndex(n);
     if (i < 0)
-      throw std::invalid_argument("transposeOuts: no out-dim " + n);
+      invariantBroken("transposeOuts: no out-dim " + n);
     perm.push_back(i);
     outs.push_back(outDims_[i]);
   }
@@ -339,7 +352,7 @@ LinearLayout LinearLayout::reshapeIns(const std::vector<OutDim> &newIns) const {
     bases.emplace_back(n, std::move(v));
   }
   if (k != all.size())
-    throw std::invalid_argument("reshapeIns: size mismatch");
+    invariantBroken("reshapeIns: size mismatch");
   return LinearLayout(std::move(bases), outDims_);
 }
 
@@ -354,7 +367,7 @@ LinearLayout LinearLayout::reshapeOuts(const std::vector<OutDim> &newOuts) const
   for (auto &[n, s] : newOuts)
     newTotal += log2Exact(s);
   if (newTotal != shift)
-    throw std::invalid_argument("reshapeOuts: size mismatch");
+    invariantBroken("reshapeOuts: size mismatch");
   auto bases = bases_;
   for (auto &[n, vecs] : bases)
     for (auto &b : vecs) {
@@ -509,13 +522,16 @@ std::vector<std::pair<std::string, uint64_t>> LinearLayout::freeVariableMasks() 
   return masks;
 }
 
-LinearLayout LinearLayout::invertAndCompose(const LinearLayout &outerIn) const {
+llvm::Expected<LinearLayout> LinearLayout::invertAndCompose(const LinearLayout &outerIn) const {
   const LinearLayout &B = *this;
   auto outNames = B.outDimNames();
+  if (outerIn.numOutDims() != B.numOutDims() ||
+      !llvm::all_of(outNames, [&](const std::string &o) { return outerIn.hasOutDim(o); }))
+    return notContained();
   LinearLayout A = outerIn.transposeOuts(outNames);
   for (auto &o : outNames)
     if (A.outDimSize(o) < B.outDimSize(o))
-      throw std::invalid_argument("invertAndCompose: image not contained");
+      return notContained();
 
   // Dims mapped identically by both layouts stay identities.
   std::vector<std::string> identityDims;
@@ -533,7 +549,8 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout &outerIn) const {
 
   int nA = Ared.totalInBits(), nB = Bred.totalInBits();
   if (nA + nB > 64)
-    throw std::invalid_argument("invertAndCompose: too many input bits");
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "invertAndCompose: more than 64 input bits");
   std::vector<uint64_t> aRows = Ared.matrixRows();
   std::vector<uint64_t> rows = aRows;
   // B's rows go into the rows of the same out-dim (B may be smaller).
@@ -564,7 +581,7 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout &outerIn) const {
       continue;
     int pivot = std::countr_zero(row);
     if (pivot >= nA)
-      throw std::invalid_argument("invertAndCompose: image not contained");
+      return notContained();
     X[pivot] = row >> nA;
   }
   std::vector<Basis> flat;
@@ -591,15 +608,7 @@ LinearLayout LinearLayout::invertAndCompose(const LinearLayout &outerIn) const {
   return C.transposeIns(B.inDimNames()).transposeOuts(A.inDimNames());
 }
 
-llvm::Expected<LinearLayout> LinearLayout::tryInvertAndCompose(const LinearLayout &outer) const {
-  try {
-    return invertAndCompose(outer);
-  } catch (const std::exception &e) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", e.what());
-  }
-}
-
-LinearLayout LinearLayout::pseudoinvert() const {
+llvm::Expected<LinearLayout> LinearLayout::pseudoinvert() const {
   LinearLayout id;
   for (auto &[o, size] : outDims_)
     id *= identity1D(size, o, o);
@@ -609,7 +618,12 @@ LinearLayout LinearLayout::pseudoinvert() const {
 std::optional<LinearLayout> LinearLayout::invert() const {
   if (!isInvertible())
     return std::nullopt;
-  return pseudoinvert();
+  auto inverse = pseudoinvert();
+  if (!inverse) {
+    llvm::consumeError(inverse.takeError());
+    return std::nullopt;
+  }
+  return std::move(*inverse);
 }
 
 std::string LinearLayout::toString() const {
@@ -658,7 +672,7 @@ static int64_t lookupShape(const std::vector<std::pair<std::string, int64_t>> &s
   for (auto &[n, v] : shape)
     if (n == name)
       return v;
-  throw std::invalid_argument("shape has no dim " + name);
+  invariantBroken("shape has no dim " + name);
 }
 
 LinearLayout ensureLayoutNotLargerThan(const LinearLayout &layout,

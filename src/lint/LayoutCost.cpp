@@ -69,7 +69,7 @@ static std::optional<ConversionCost> conversionCost(const layout::Encoding &src,
   }
   if (*a == *b)
     return ConversionCost::Identity;
-  auto c = a->tryInvertAndCompose(*b);
+  auto c = a->invertAndCompose(*b);
   if (!c) {
     llvm::consumeError(c.takeError());
     return std::nullopt;

@@ -29,7 +29,9 @@ TEST_P(Conversion, MatchesTriton) {
   const Case &c = GetParam();
   auto enc = test::parseLayout(ctx.get(), c.attr);
   ASSERT_TRUE(enc);
-  LinearLayout ll = toLinearLayout(*enc, c.shape);
+  auto got = linearLayoutAt(*enc, c.shape);
+  ASSERT_TRUE(bool(got)) << llvm::toString(got.takeError());
+  const LinearLayout &ll = *got;
   for (auto &[dim, bases] : c.expect) {
     std::vector<LinearLayout::Basis> want(bases.begin(), bases.end());
     EXPECT_EQ(ll.basesOf(dim), want) << c.name << ": in-dim " << dim << "\n" << ll.toString();
@@ -313,9 +315,13 @@ TEST(Encoding, LegacySpellingsMapToTheSameLayouts) {
 }
 
 TEST(Encoding, CgaSplitParamsRoundTrip) {
-  auto cga = cgaFromSplitParams({2, 1}, {2, 1}, {1, 0});
+  CGALayout cga = llvm::cantFail(cgaFromSplitParams({2, 1}, {2, 1}, {1, 0}));
   EXPECT_EQ(cga.bases, (Bases{{1, 0}}));
-  EXPECT_EQ(cgaFromSplitParams({2, 1}, {1, 1}, {1, 0}).bases, (Bases{{0, 0}}));
+  EXPECT_EQ(llvm::cantFail(cgaFromSplitParams({2, 1}, {1, 1}, {1, 0})).bases, (Bases{{0, 0}}));
+  auto broken = cgaFromSplitParams({3, 1}, {1, 1}, {1, 0});
+  ASSERT_FALSE(bool(broken));
+  EXPECT_EQ(llvm::toString(broken.takeError()),
+            "CTAsPerCGA must be a power-of-two multiple of CTASplitNum");
   auto p = cgaToSplitParams(cga, 2);
   EXPECT_EQ(p.ctasPerCGA, (std::vector<unsigned>{2, 1}));
   EXPECT_EQ(p.ctaSplitNum, (std::vector<unsigned>{2, 1}));
@@ -338,13 +344,27 @@ TEST(Encoding, BadShapesAreErrorsNotCrashes) {
   auto ctx = ir::makeContext();
   auto blocked = test::parseLayout(ctx.get(), kBlocked1x8);
   ASSERT_TRUE(blocked);
-  EXPECT_THROW(toLinearLayout(*blocked, {128}), std::invalid_argument);
-  EXPECT_THROW(toLinearLayout(*blocked, {100, 64}), std::invalid_argument);
+  auto message = [](llvm::Expected<LinearLayout> l) {
+    return l ? std::string("no error") : llvm::toString(l.takeError());
+  };
+  EXPECT_EQ(message(linearLayoutAt(*blocked, {128})),
+            "blocked layout has rank 2 but the shape has rank 1");
+  EXPECT_EQ(message(linearLayoutAt(*blocked, {100, 64})), "shape dim 100 is not a power of two");
   auto nvmma = test::parseLayout(
       ctx.get(),
       "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>");
   ASSERT_TRUE(nvmma);
-  EXPECT_THROW(toLinearLayout(*nvmma, {8, 16}), std::invalid_argument);
+  EXPECT_EQ(message(linearLayoutAt(*nvmma, {8, 16})),
+            "nvmma_shared with 128-byte swizzle needs at least 64 elements along the contiguous "
+            "dim");
+  // A dot operand of an MMA parent without kWidth: an error where
+  // Triton's builders would assert.
+  auto noKWidth = test::parseLayout(ctx.get(), "#ttg.dot_op<{opIdx = 0, parent = "
+                                               "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = "
+                                               "0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>}>");
+  ASSERT_TRUE(noKWidth);
+  EXPECT_EQ(message(linearLayoutAt(*noKWidth, {64, 64})),
+            "dot_op with an nvidia_mma parent needs kWidth");
 }
 
 TEST(Encoding, WarpsInLayoutFollowsParents) {

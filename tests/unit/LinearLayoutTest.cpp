@@ -54,7 +54,7 @@ TEST(LinearLayout, Compose) {
 TEST(LinearLayout, InvertAndComposeSimple) {
   LinearLayout l1({{"in1", {B({2}), B({1}), B({4})}}}, {{"out", 8}});
   LinearLayout l2({{"in2", {B({4}), B({1}), B({2})}}}, {{"out", 8}});
-  auto c = l1.invertAndCompose(l2);
+  LinearLayout c = llvm::cantFail(l1.invertAndCompose(l2));
   EXPECT_EQ(c.basesOf("in1"), (std::vector<LinearLayout::Basis>{B({4}), B({2}), B({1})}));
   EXPECT_EQ(c.outDimNames(), std::vector<std::string>{"in2"});
 }
@@ -62,7 +62,7 @@ TEST(LinearLayout, InvertAndComposeSimple) {
 TEST(LinearLayout, InvertAndComposeNonInjective) {
   LinearLayout l1({{"in1", {B({2}), B({1}), B({4})}}}, {{"out", 8}});
   LinearLayout l2({{"in2", {B({0}), B({2}), B({1}), B({4})}}}, {{"out", 8}});
-  auto c = l1.invertAndCompose(l2);
+  LinearLayout c = llvm::cantFail(l1.invertAndCompose(l2));
   EXPECT_EQ(c.basesOf("in1"), (std::vector<LinearLayout::Basis>{B({2}), B({4}), B({8})}));
   EXPECT_EQ(c.outDimSize("in2"), 16);
   EXPECT_FALSE(c.isSurjective());
@@ -71,7 +71,7 @@ TEST(LinearLayout, InvertAndComposeNonInjective) {
 TEST(LinearLayout, InvertAndComposeBroadcastedDims) {
   LinearLayout l1({{"in1", {B({1}), B({2}), B({4})}}, {"in2", {B({0})}}}, {{"out", 8}});
   LinearLayout l2({{"in3", {B({1}), B({2}), B({4})}}, {"in4", {B({0})}}}, {{"out", 8}});
-  auto c = l1.invertAndCompose(l2);
+  LinearLayout c = llvm::cantFail(l1.invertAndCompose(l2));
   EXPECT_EQ(c.basesOf("in1"), (std::vector<LinearLayout::Basis>{B({1, 0}), B({2, 0}), B({4, 0})}));
   EXPECT_EQ(c.basesOf("in2"), (std::vector<LinearLayout::Basis>{B({0, 0})}));
 }
@@ -88,12 +88,25 @@ TEST(LinearLayout, InvertAndComposeLargerA) {
          B({2, 16}), B({4, 32}), B({8, 0}), B({16, 0}), B({32, 0}), B({64, 0}), B({128, 0})}},
        {"block", {}}},
       {{"dim0", 256}, {"dim1", 128}});
-  auto c = reg.invertAndCompose(shared);
+  LinearLayout c = llvm::cantFail(reg.invertAndCompose(shared));
   EXPECT_EQ(c.basesOf("register"), (std::vector<LinearLayout::Basis>{
                                        B({1, 0}), B({2, 0}), B({4, 0}), B({32, 0}), B({4096, 0})}));
   EXPECT_EQ(c.basesOf("lane"), (std::vector<LinearLayout::Basis>{B({8, 0}), B({16, 0}), B({136, 0}),
                                                                  B({272, 0}), B({544, 0})}));
   EXPECT_EQ(c.basesOf("warp"), (std::vector<LinearLayout::Basis>{B({1024, 0}), B({2048, 0})}));
+}
+
+TEST(LinearLayout, InvertAndComposeOfDifferentDataIsAnError) {
+  // `outer` covers 4 of the 8 outputs: no C gives outer(C(x)) == this(x).
+  LinearLayout wide({{"in", {B({1}), B({2}), B({4})}}}, {{"out", 8}});
+  LinearLayout narrow({{"in2", {B({1}), B({2})}}}, {{"out", 4}});
+  auto c = wide.invertAndCompose(narrow);
+  ASSERT_FALSE(bool(c));
+  EXPECT_EQ(llvm::toString(c.takeError()), "invertAndCompose: image not contained");
+  LinearLayout other({{"in2", {B({1}), B({2}), B({4})}}}, {{"elsewhere", 8}});
+  auto d = wide.invertAndCompose(other);
+  ASSERT_FALSE(bool(d));
+  llvm::consumeError(d.takeError());
 }
 
 TEST(LinearLayout, FreeVariableMasks) {

@@ -67,7 +67,12 @@ TEST(Oracle, EveryRecordAgrees) {
     }
     auto *wantLinear = (*want)->as<layout::LinearEncoding>();
     ASSERT_TRUE(wantLinear);
-    layout::LinearLayout got = layout::toLinearLayout(*enc, ir::layoutShapeOf(*type));
+    auto gotOrErr = layout::linearLayoutAt(*enc, ir::layoutShapeOf(*type));
+    if (!gotOrErr) {
+      report("no linear layout: " + llvm::toString(gotOrErr.takeError()));
+      continue;
+    }
+    const layout::LinearLayout &got = *gotOrErr;
     for (const char *dim : {"register", "lane", "warp", "block"})
       if (got.basesOf(dim) != wantLinear->ll.basesOf(dim)) {
         report(std::string("linear layout differs in ") + dim + "\n" + got.toString());

@@ -21,7 +21,9 @@ protected:
   LinearLayout linear(const char *attr, std::vector<int64_t> shape) {
     auto enc = test::parseLayout(ctx.get(), attr);
     EXPECT_TRUE(enc);
-    return toLinearLayout(*enc, shape);
+    auto l = linearLayoutAt(*enc, shape);
+    EXPECT_TRUE(bool(l));
+    return l ? std::move(*l) : (llvm::consumeError(l.takeError()), LinearLayout());
   }
 };
 

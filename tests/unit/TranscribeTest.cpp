@@ -236,8 +236,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       // The constructor is that layout, element for element.
       auto parsed = gluon::parseGluon(*l->gluon);
       ASSERT_TRUE(bool(parsed));
-      EXPECT_EQ(layout::toLinearLayout(*l->encoding, {64, 128}),
-                layout::toLinearLayout(**parsed, {64, 128}));
+      EXPECT_EQ(llvm::cantFail(layout::linearLayoutAt(*l->encoding, {64, 128})),
+                llvm::cantFail(layout::linearLayoutAt(**parsed, {64, 128})));
     } else {
       EXPECT_FALSE(l->gluon.has_value());
       EXPECT_NE(l->reason.find("2 buffer shapes"), std::string::npos) << l->reason;

@@ -77,22 +77,19 @@ std::string printEncoding(const Encoding &enc);
 using AliasLookup = std::string (*)(const Encoding &, const void *ctx);
 std::string printEncoding(const Encoding &enc, AliasLookup aliasOf, const void *ctx);
 
-/// The linear layout of `enc` for a tensor (or memdesc allocation) shape.
-/// Throws std::invalid_argument with a message when the layout and the shape
-/// do not fit together or the kind has no linear layout.
-LinearLayout toLinearLayout(const Encoding &enc, const std::vector<int64_t> &shape);
-
 /// The shape `enc` is evaluated at for a value of `shape`: a shared layout
 /// covers a memdesc's trailing dims (its leading dims count buffers); any
 /// other layout the whole shape.
 std::vector<int64_t> bufferShape(const Encoding &enc, std::vector<int64_t> shape);
 
-/// The CGA layout as a LinearLayout `block -> dim0..` for `rank`.
-LinearLayout cgaToLinearLayout(const CGALayout &cga, unsigned rank);
-/// Pre-3.6 CTAsPerCGA / CTASplitNum / CTAOrder to CGA bases.
-CGALayout cgaFromSplitParams(const std::vector<unsigned> &ctasPerCGA,
-                             const std::vector<unsigned> &ctaSplitNum,
-                             const std::vector<unsigned> &ctaOrder);
+/// The CGA layout as a LinearLayout `block -> dim0..` for `rank`; an error
+/// when its bases are not of that rank.
+llvm::Expected<LinearLayout> cgaToLinearLayout(const CGALayout &cga, unsigned rank);
+/// Pre-3.6 CTAsPerCGA / CTASplitNum / CTAOrder to CGA bases; an error when
+/// they do not describe one.
+llvm::Expected<CGALayout> cgaFromSplitParams(const std::vector<unsigned> &ctasPerCGA,
+                                             const std::vector<unsigned> &ctaSplitNum,
+                                             const std::vector<unsigned> &ctaOrder);
 /// Pre-3.6 fields recovered from CGA bases (for the old Gluon spelling).
 struct SplitParams {
   std::vector<unsigned> ctasPerCGA, ctaSplitNum, ctaOrder;
@@ -116,10 +113,10 @@ LegacySharedEncoding legacySharedOf(const NVMMASharedEncoding &e);
 /// linear layout of padded_shared's {order, shape} forms.
 LinearLayout paddedIdentity(const std::vector<int32_t> &shape, const std::vector<unsigned> &order);
 
-/// toLinearLayout with its failure as an error, never an exception: the
-/// one way callers outside the layout model ask for a linear layout (a
-/// tensor-memory layout, an unmodelled kind or a shape that is no power of
-/// two has none).
+/// The linear layout of `enc` for a tensor (or memdesc allocation) shape;
+/// an error when the layout and the shape do not fit together or the kind
+/// has none (a tensor-memory layout, an unmodelled kind, a shape that is no
+/// power of two).
 llvm::Expected<LinearLayout> linearLayoutAt(const Encoding &enc, const std::vector<int64_t> &shape);
 
 /// Whether two layouts are the same at `shape`: equal linear layouts (equal

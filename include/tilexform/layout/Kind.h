@@ -136,8 +136,8 @@ struct KindInfo {
   EncodingPtr (*parseGluon)(const GluonArgs &) = nullptr;
   std::optional<std::string> (*emitGluon)(const Encoding &, GluonSpelling &);
   std::string (*validate)(const Encoding &);
-  /// Throws std::invalid_argument when the layout and the shape do not fit.
-  LinearLayout (*linear)(const Encoding &, const std::vector<int64_t> &shape);
+  /// An error when the layout and the shape do not fit.
+  llvm::Expected<LinearLayout> (*linear)(const Encoding &, const std::vector<int64_t> &shape);
   /// The number of tensor dims the layout describes.
   unsigned (*rank)(const Encoding &);
   /// The product of warpsPerCTA (a parent's for slice and dot_op); null
@@ -147,8 +147,9 @@ struct KindInfo {
   const EncodingPtr *(*parent)(const Encoding &) = nullptr;
   /// The linear layout of a dot_op whose parent is this kind; null when
   /// the kind cannot be a dot operand's parent.
-  LinearLayout (*dotOperandLinear)(const Encoding &parent, const DotOperandEncoding &dot,
-                                   const std::vector<int64_t> &shape) = nullptr;
+  llvm::Expected<LinearLayout> (*dotOperandLinear)(const Encoding &parent,
+                                                   const DotOperandEncoding &dot,
+                                                   const std::vector<int64_t> &shape) = nullptr;
 };
 
 /// The index of alternative T in EncodingVariant (KindInfo::variant).

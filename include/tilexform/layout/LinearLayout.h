@@ -93,12 +93,12 @@ public:
                        const std::vector<std::string> &outs) const;
   /// Maps every basis of this layout through `outer`.
   LinearLayout compose(const LinearLayout &outer) const;
-  /// C with outer(C(x)) == this(x), preferring low-index inputs.
-  LinearLayout invertAndCompose(const LinearLayout &outer) const;
-  /// invertAndCompose, an error when `outer` does not cover this layout's
-  /// image (two layouts of different data), never an exception.
-  llvm::Expected<LinearLayout> tryInvertAndCompose(const LinearLayout &outer) const;
-  LinearLayout pseudoinvert() const;
+  /// C with outer(C(x)) == this(x), preferring low-index inputs; an error
+  /// when `outer` does not cover this layout's image (two layouts of
+  /// different data).
+  llvm::Expected<LinearLayout> invertAndCompose(const LinearLayout &outer) const;
+  /// An error when the layout is not surjective.
+  llvm::Expected<LinearLayout> pseudoinvert() const;
   std::optional<LinearLayout> invert() const;
 
   /// Output coordinates for one input tuple (missing in-dims are 0).

@@ -138,11 +138,13 @@ std::string validate(const Encoding &enc) {
   return "";
 }
 
-LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
+llvm::Expected<LinearLayout> linear(const Encoding &enc, const std::vector<int64_t> &shape) {
   const auto &e = *enc.as<AmdMfmaEncoding>();
   unsigned rank = unsigned(shape.size());
   if (e.warpsPerCTA.size() != rank)
-    fail("amd_mfma warpsPerCTA rank differs from the tensor rank");
+    return misfit("amd_mfma warpsPerCTA rank differs from the tensor rank");
+  if (e.instrShape.size() < 2 || (!e.tilesPerWarp.empty() && e.tilesPerWarp.size() != rank))
+    return misfit("amd_mfma instrShape or tilesPerWarp does not fit the tensor rank");
   bool batch = rank == 3;
   unsigned mIndex = batch ? 1 : 0, nIndex = batch ? 2 : 1;
   auto names = standardOutDimNames(int(rank));
@@ -172,6 +174,8 @@ LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
     tpw.assign(rank, 1);
   tile *= LinearLayout::identity1D(int32_t(tpw.at(nIndex)), "register", dimN);
   tile *= LinearLayout::identity1D(int32_t(e.warpsPerCTA[nIndex]), "warp", dimN);
+  // A shape smaller than the tile over the warps gives size 0: no
+  // register bases (Triton's identity1D(0) is the empty layout).
   tile *= LinearLayout::identity1D(
       int32_t(shape[nIndex] / (int64_t(nDim) * e.warpsPerCTA[nIndex] * tpw[nIndex])), "register",
       dimN);
@@ -182,7 +186,10 @@ LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
     tile *= LinearLayout::identity1D(1, "lane", names[order[2]]);
     tile *= LinearLayout::identity1D(int32_t(e.warpsPerCTA[0]), "warp", names[order[2]]);
   }
-  return combineCtaCgaWithShape(tile, cgaToLinearLayout(e.cga, rank), shape);
+  auto cga = cgaToLinearLayout(e.cga, rank);
+  if (!cga)
+    return cga.takeError();
+  return combineCtaCgaWithShape(tile, *cga, shape);
 }
 
 unsigned rank(const Encoding &enc) {
@@ -191,16 +198,18 @@ unsigned rank(const Encoding &enc) {
 
 unsigned warps(const Encoding &enc) { return product(enc.as<AmdMfmaEncoding>()->warpsPerCTA); }
 
-LinearLayout dotOperandLinear(const Encoding &parent, const DotOperandEncoding &e,
-                              const std::vector<int64_t> &shape) {
+llvm::Expected<LinearLayout> dotOperandLinear(const Encoding &parent, const DotOperandEncoding &e,
+                                              const std::vector<int64_t> &shape) {
   const auto *m = parent.as<AmdMfmaEncoding>();
   unsigned rank = unsigned(shape.size());
   auto names = standardOutDimNames(int(rank));
-  if (m->warpsPerCTA.size() != rank)
-    fail("dot_op parent rank differs from the tensor rank");
+  if (m->warpsPerCTA.size() != rank || rank < 2)
+    return misfit("dot_op parent rank differs from the tensor rank");
+  if (m->instrShape.size() < 2 || (!m->tilesPerWarp.empty() && m->tilesPerWarp.size() != rank))
+    return misfit("amd_mfma instrShape or tilesPerWarp does not fit the tensor rank");
   int32_t kWidth = int32_t(e.kWidth);
   if (kWidth == 0)
-    fail("dot_op with an amd_mfma parent needs kWidth");
+    return misfit("dot_op with an amd_mfma parent needs kWidth");
   unsigned nonKIdx = e.opIdx == 0 ? rank - 2 : rank - 1;
   std::vector<unsigned> tpw = m->tilesPerWarp;
   if (tpw.empty())
@@ -230,7 +239,10 @@ LinearLayout dotOperandLinear(const Encoding &parent, const DotOperandEncoding &
   }
   auto warps = identityStandardND("warp", toI32(m->warpsPerCTA), matrixOrder(rank, true));
   auto cta = tile * warps;
-  return combineCtaCgaWithShape(cta, cgaToLinearLayout(m->cga, rank), shape).transposeOuts(names);
+  auto cga = cgaToLinearLayout(m->cga, rank);
+  if (!cga)
+    return cga.takeError();
+  return combineCtaCgaWithShape(cta, *cga, shape).transposeOuts(names);
 }
 
 } // namespace

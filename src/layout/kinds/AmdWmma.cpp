@@ -173,11 +173,11 @@ std::string validate(const Encoding &enc) {
 // The linear layout Triton 3.6 computes for amd_wmma: one 16x16 tile per
 // warp (version 1 and later versions place registers and lanes differently),
 // warps over the tiles, then the CGA part.
-LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
+llvm::Expected<LinearLayout> linear(const Encoding &enc, const std::vector<int64_t> &shape) {
   const auto &e = *enc.as<AmdWmmaEncoding>();
   unsigned rank = unsigned(shape.size());
-  if (e.warpsPerCTA.size() != rank)
-    fail("amd_wmma warpsPerCTA rank differs from the tensor rank");
+  if (e.warpsPerCTA.size() != rank || rank < 2)
+    return misfit("amd_wmma warpsPerCTA rank differs from the tensor rank");
   auto names = standardOutDimNames(int(rank));
   auto threadOrder = matrixOrder(rank, !e.isTranspose);
   std::vector<std::string> tileOuts = {names[threadOrder[0]], names[threadOrder[1]]};
@@ -196,7 +196,10 @@ LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
   auto warps = identityStandardND("warp", toI32(e.warpsPerCTA), warpOrder);
   auto repNames = permuteNames(names, matrixOrder(rank, true));
   auto cta = tile.transposeOuts(repNames) * warps.transposeOuts(repNames);
-  return combineCtaCgaWithShape(cta, cgaToLinearLayout(e.cga, rank), shape);
+  auto cga = cgaToLinearLayout(e.cga, rank);
+  if (!cga)
+    return cga.takeError();
+  return combineCtaCgaWithShape(cta, *cga, shape);
 }
 
 unsigned rank(const Encoding &enc) {
@@ -208,13 +211,13 @@ unsigned warps(const Encoding &enc) { return product(enc.as<AmdWmmaEncoding>()->
 // An operand of a WMMA: kWidth registers along K, the tile's non-K dim over
 // lanes (version 1 repeats the K half over the upper lanes, later versions
 // split K between them), warps broadcast along K.
-LinearLayout dotOperandLinear(const Encoding &parent, const DotOperandEncoding &e,
-                              const std::vector<int64_t> &shape) {
+llvm::Expected<LinearLayout> dotOperandLinear(const Encoding &parent, const DotOperandEncoding &e,
+                                              const std::vector<int64_t> &shape) {
   const auto *w = parent.as<AmdWmmaEncoding>();
   unsigned rank = unsigned(shape.size());
   auto names = standardOutDimNames(int(rank));
-  if (w->warpsPerCTA.size() != rank)
-    fail("dot_op parent rank differs from the tensor rank");
+  if (w->warpsPerCTA.size() != rank || rank < 2)
+    return misfit("dot_op parent rank differs from the tensor rank");
   auto order = orderForDotOperand(e.opIdx, rank, true);
   std::string dimK = names[order[0]], dimNonK = names[order[1]];
   std::vector<unsigned> instr = w->instrShape.empty() ? kDefaultInstr : w->instrShape;
@@ -222,7 +225,10 @@ LinearLayout dotOperandLinear(const Encoding &parent, const DotOperandEncoding &
   int32_t nonKDim = int32_t(e.opIdx == 0 ? instr.at(0) : instr.at(1));
   int32_t kWidth = int32_t(e.kWidth);
   if (kWidth == 0)
-    fail("dot_op with an amd_wmma parent needs kWidth");
+    return misfit("dot_op with an amd_wmma parent needs kWidth");
+  if (nonKDim <= 0 || nonKDim > 32)
+    return misfit(fmt::format("amd_wmma's instruction ({}x{}x{}) has no operand tile", instr.at(0),
+                              instr.at(1), kDim));
   int32_t depth = 32 / nonKDim;
   auto tile = LinearLayout::identity1D(kWidth, "register", dimK) *
               LinearLayout::identity1D(nonKDim, "lane", dimNonK);
@@ -237,7 +243,10 @@ LinearLayout dotOperandLinear(const Encoding &parent, const DotOperandEncoding &
   auto warps = broadcastedDotOperandLayout(w->warpsPerCTA, matrixOrder(rank, true), kIdx, "warp");
   auto repNames = permuteNames(names, orderForDotOperand(e.opIdx, rank, true));
   auto cta = tile.transposeOuts(repNames) * warps.transposeOuts(repNames);
-  return combineCtaCgaWithShape(cta, dotOperandCga(w->cga, e.opIdx, rank), shape);
+  auto cga = dotOperandCga(w->cga, e.opIdx, rank);
+  if (!cga)
+    return cga.takeError();
+  return combineCtaCgaWithShape(cta, *cga, shape);
 }
 
 } // namespace

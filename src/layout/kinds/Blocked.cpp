@@ -91,15 +91,18 @@ std::string validate(const Encoding &enc) {
   return "";
 }
 
-LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
+llvm::Expected<LinearLayout> linear(const Encoding &enc, const std::vector<int64_t> &shape) {
   const auto &e = *enc.as<BlockedEncoding>();
   if (e.order.size() != shape.size())
-    fail(fmt::format("blocked layout has rank {} but the shape has rank {}", e.order.size(),
-                     shape.size()));
+    return misfit(fmt::format("blocked layout has rank {} but the shape has rank {}",
+                              e.order.size(), shape.size()));
   auto cta = identityStandardND("register", toI32(e.sizePerThread), e.order) *
              identityStandardND("lane", toI32(e.threadsPerWarp), e.order) *
              identityStandardND("warp", toI32(e.warpsPerCTA), e.order);
-  return combineCtaCgaWithShape(cta, cgaToLinearLayout(e.cga, unsigned(shape.size())), shape);
+  auto cga = cgaToLinearLayout(e.cga, unsigned(shape.size()));
+  if (!cga)
+    return cga.takeError();
+  return combineCtaCgaWithShape(cta, *cga, shape);
 }
 
 unsigned rank(const Encoding &enc) { return unsigned(enc.as<BlockedEncoding>()->order.size()); }
@@ -108,13 +111,13 @@ unsigned warps(const Encoding &enc) { return product(enc.as<BlockedEncoding>()->
 
 // A blocked parent's operand holds the whole K extent in each thread and is
 // broadcast along K over lanes and warps.
-LinearLayout dotOperandLinear(const Encoding &parent, const DotOperandEncoding &e,
-                              const std::vector<int64_t> &shape) {
+llvm::Expected<LinearLayout> dotOperandLinear(const Encoding &parent, const DotOperandEncoding &e,
+                                              const std::vector<int64_t> &shape) {
   const auto *b = parent.as<BlockedEncoding>();
   unsigned rank = unsigned(shape.size());
   auto names = standardOutDimNames(int(rank));
   if (b->order.size() != rank)
-    fail("dot_op parent rank differs from the tensor rank");
+    return misfit("dot_op parent rank differs from the tensor rank");
   unsigned kIdx = e.opIdx == 0 ? rank - 1 : rank - 2;
   std::vector<int32_t> threadSize = toI32(b->sizePerThread);
   threadSize[kIdx] = int32_t(shape[kIdx]);
@@ -124,7 +127,10 @@ LinearLayout dotOperandLinear(const Encoding &parent, const DotOperandEncoding &
   auto warps = broadcastedDotOperandLayout(b->warpsPerCTA, b->order, kIdx, "warp");
   auto cta =
       regs.transposeOuts(repNames) * lanes.transposeOuts(repNames) * warps.transposeOuts(repNames);
-  return combineCtaCgaWithShape(cta, dotOperandCga(b->cga, e.opIdx, rank), shape);
+  auto cga = dotOperandCga(b->cga, e.opIdx, rank);
+  if (!cga)
+    return cga.takeError();
+  return combineCtaCgaWithShape(cta, *cga, shape);
 }
 
 } // namespace

@@ -91,12 +91,13 @@ std::string validate(const Encoding &enc) {
   return validateEncoding(*e.parent);
 }
 
-LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
+llvm::Expected<LinearLayout> linear(const Encoding &enc, const std::vector<int64_t> &shape) {
   const auto &e = *enc.as<DotOperandEncoding>();
   const Encoding &parent = *e.parent;
   if (const KindInfo *kind = kindOf(parent); kind && kind->dotOperandLinear)
     return kind->dotOperandLinear(parent, e, shape);
-  fail("dot_op parent must be blocked, amd_mfma, amd_wmma or nvidia_mma, not " + parent.kind());
+  return misfit("dot_op parent must be blocked, amd_mfma, amd_wmma or nvidia_mma, not " +
+                parent.kind());
 }
 
 unsigned rank(const Encoding &enc) {

@@ -42,8 +42,8 @@ std::string validate(const Encoding &enc) {
   return checkSwizzle(e.vec, e.perPhase, e.maxPhase, e.order, e.cga);
 }
 
-LinearLayout linear(const Encoding &, const std::vector<int64_t> &) {
-  fail("legacy #ttg.shared needs the memdesc element type");
+llvm::Expected<LinearLayout> linear(const Encoding &, const std::vector<int64_t> &) {
+  return misfit("legacy #ttg.shared needs the memdesc element type");
 }
 
 unsigned rank(const Encoding &enc) {

@@ -121,11 +121,12 @@ std::vector<unsigned> linearRegisterOrder(const LinearLayout &ll) {
   return order;
 }
 
-LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
+llvm::Expected<LinearLayout> linear(const Encoding &enc, const std::vector<int64_t> &shape) {
   const auto &e = *enc.as<LinearEncoding>();
   unsigned rank = unsigned(e.ll.numOutDims());
   if (rank != shape.size())
-    fail(fmt::format("linear layout has rank {} but the shape has rank {}", rank, shape.size()));
+    return misfit(
+        fmt::format("linear layout has rank {} but the shape has rank {}", rank, shape.size()));
   auto names = standardOutDimNames(int(rank));
   auto repNames = permuteNames(names, linearRegisterOrder(e.ll));
   auto l = e.ll.transposeOuts(repNames);

@@ -96,15 +96,16 @@ std::string validate(const Encoding &enc) {
 
 // Triton's nvidiaMmaTile: one mma tile of `tile` elements, kWidth registers
 // along the inner dim.
-LinearLayout mmaTile(const std::vector<unsigned> &tile, unsigned kWidth,
-                     const std::vector<unsigned> &order, const std::vector<unsigned> &repOrder) {
+llvm::Expected<LinearLayout> mmaTile(const std::vector<unsigned> &tile, unsigned kWidth,
+                                     const std::vector<unsigned> &order,
+                                     const std::vector<unsigned> &repOrder) {
   unsigned rank = unsigned(repOrder.size());
   auto names = standardOutDimNames(int(rank));
   LinearLayout l = identityStandardND("register", std::vector<int32_t>(rank, 1), repOrder);
   unsigned inner = order[0], outer = order[1];
   int32_t m = int32_t(tile[outer]), n = int32_t(tile[inner]);
-  if (m % 8 || n % int32_t(kWidth * 4))
-    fail("MMA tile does not fit the instruction shape");
+  if (m < 8 || m % 8 || n < int32_t(kWidth * 4) || n % int32_t(kWidth * 4))
+    return misfit("MMA tile does not fit the instruction shape");
   l = l * LinearLayout::identity1D(int32_t(kWidth), "register", names[inner]) *
       LinearLayout::identity1D(4, "lane", names[inner]) *
       LinearLayout::identity1D(8, "lane", names[outer]) *
@@ -113,26 +114,33 @@ LinearLayout mmaTile(const std::vector<unsigned> &tile, unsigned kWidth,
   return l;
 }
 
-LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
+llvm::Expected<LinearLayout> linear(const Encoding &enc, const std::vector<int64_t> &shape) {
   const auto &e = *enc.as<NvidiaMmaEncoding>();
   if (e.warpsPerCTA.size() != shape.size())
-    fail("nvidia_mma rank differs from the tensor rank");
+    return misfit("nvidia_mma rank differs from the tensor rank");
   unsigned rank = unsigned(shape.size());
   bool hopper = e.versionMajor == 3;
   std::vector<unsigned> tile;
   if (e.versionMajor == 2)
     tile = e.instrShape;
   else if (hopper)
-    tile = {e.instrShape.at(0), e.instrShape.at(1)};
+    tile = {e.instrShape.size() > 1 ? e.instrShape[0] : 0u,
+            e.instrShape.size() > 1 ? e.instrShape[1] : 0u};
   else
-    fail(fmt::format("nvidia_mma version {} has no linear layout", e.versionMajor));
+    return misfit(fmt::format("nvidia_mma version {} has no linear layout", e.versionMajor));
   if (tile.size() != rank)
-    fail("nvidia_mma instrShape rank differs from the tensor rank");
+    return misfit("nvidia_mma instrShape rank differs from the tensor rank");
   auto order = matrixOrder(rank, true);
-  auto l = mmaTile(tile, 2, order, order);
+  auto tileLayout = mmaTile(tile, 2, order, order);
+  if (!tileLayout)
+    return tileLayout.takeError();
+  LinearLayout l = *tileLayout;
   l *= identityStandardND("warp", toI32(e.warpsPerCTA), matrixOrder(rank, !hopper))
            .transposeOuts(l.outDimNames());
-  return combineCtaCgaWithShape(l, cgaToLinearLayout(e.cga, rank), shape);
+  auto cga = cgaToLinearLayout(e.cga, rank);
+  if (!cga)
+    return cga.takeError();
+  return combineCtaCgaWithShape(l, *cga, shape);
 }
 
 unsigned rank(const Encoding &enc) {
@@ -141,17 +149,17 @@ unsigned rank(const Encoding &enc) {
 
 unsigned warps(const Encoding &enc) { return product(enc.as<NvidiaMmaEncoding>()->warpsPerCTA); }
 
-LinearLayout dotOperandLinear(const Encoding &parent, const DotOperandEncoding &e,
-                              const std::vector<int64_t> &shape) {
+llvm::Expected<LinearLayout> dotOperandLinear(const Encoding &parent, const DotOperandEncoding &e,
+                                              const std::vector<int64_t> &shape) {
   const auto *n = parent.as<NvidiaMmaEncoding>();
   unsigned rank = unsigned(shape.size());
   if (n->warpsPerCTA.size() != rank)
-    fail("dot_op parent rank differs from the tensor rank");
+    return misfit("dot_op parent rank differs from the tensor rank");
   bool hopper = n->versionMajor == 3;
   if (e.kWidth == 0)
-    fail("dot_op with an nvidia_mma parent needs kWidth");
+    return misfit("dot_op with an nvidia_mma parent needs kWidth");
   if (hopper && e.opIdx != 0)
-    fail("a Hopper (nvidia_mma v3) dot operand must be operand A");
+    return misfit("a Hopper (nvidia_mma v3) dot operand must be operand A");
   std::vector<unsigned> tile(rank, 1);
   unsigned instrM =
       n->instrShape.at(n->instrShape.size() >= 2 ? (hopper ? 0 : n->instrShape.size() - 2) : 0);
@@ -164,11 +172,17 @@ LinearLayout dotOperandLinear(const Encoding &parent, const DotOperandEncoding &
     tile[rank - 1] = 8;
   }
   auto order = orderForDotOperand(e.opIdx, rank, true);
-  auto l = mmaTile(tile, e.kWidth, order, order);
+  auto tileLayout = mmaTile(tile, e.kWidth, order, order);
+  if (!tileLayout)
+    return tileLayout.takeError();
+  LinearLayout l = *tileLayout;
   unsigned kDim = e.opIdx == 0 ? rank - 1 : rank - 2;
   l *= broadcastedDotOperandLayout(n->warpsPerCTA, matrixOrder(rank, !hopper), kDim, "warp")
            .transposeOuts(l.outDimNames());
-  return combineCtaCgaWithShape(l, dotOperandCga(n->cga, e.opIdx, rank), shape);
+  auto cga = dotOperandCga(n->cga, e.opIdx, rank);
+  if (!cga)
+    return cga.takeError();
+  return combineCtaCgaWithShape(l, *cga, shape);
 }
 
 } // namespace

@@ -120,11 +120,12 @@ std::string validate(const Encoding &enc) {
 
 // Triton's nvmmaSharedToLinearLayout: the swizzled 8-row tile over the TMA
 // block, reshaped to the block's dims (K-major when transposed).
-LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
+llvm::Expected<LinearLayout> linear(const Encoding &enc, const std::vector<int64_t> &shape) {
   const auto &e = *enc.as<NVMMASharedEncoding>();
   unsigned rank = unsigned(shape.size());
   if (e.rank != rank)
-    fail(fmt::format("nvmma_shared layout has rank {} but the shape has rank {}", e.rank, rank));
+    return misfit(
+        fmt::format("nvmma_shared layout has rank {} but the shape has rank {}", e.rank, rank));
   auto spc = shapePerCTA(e.cga, shape);
   auto names = standardOutDimNames(int(rank));
   // The TMA block shape (tiled mode, packed size).
@@ -137,17 +138,20 @@ LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
   if (e.swizzlingByteWidth != 0) {
     int64_t need = 8 * int64_t(e.swizzlingByteWidth) / e.elementBitWidth;
     if (bs[contig] < need)
-      fail(fmt::format("nvmma_shared with {}-byte swizzle needs at least {} "
-                       "elements along the contiguous dim",
-                       e.swizzlingByteWidth, need));
+      return misfit(fmt::format("nvmma_shared with {}-byte swizzle needs at least {} "
+                                "elements along the contiguous dim",
+                                e.swizzlingByteWidth, need));
     bs[contig] = need;
   }
   if (e.fp4Padded)
     bs[contig] /= 2;
   for (auto v : bs)
     if (!isPow2(v))
-      fail("nvmma_shared block shape is not a power of two");
-  LinearLayout cga = cgaToLinearLayout(e.cga, rank);
+      return misfit("nvmma_shared block shape is not a power of two");
+  auto cgaOrErr = cgaToLinearLayout(e.cga, rank);
+  if (!cgaOrErr)
+    return cgaOrErr.takeError();
+  const LinearLayout &cga = *cgaOrErr;
   auto labeledSpc = labeledShape(spc);
   if (e.swizzlingByteWidth == 0) {
     LinearLayout l = LinearLayout::identity1D(int32_t(bs[rank - 1]), "offset", names[rank - 1]);
@@ -175,7 +179,7 @@ LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
   auto tile = LinearLayout::inferred({{"offset", bases2D}}, standardOutDimNames(2));
   int64_t packing = e.fp4Padded ? 2 : 1;
   if (coll1 * packing < tile.outDimSize("dim1") || coll0 < tile.outDimSize("dim0"))
-    fail("illegal nvmma_shared layout for this shape");
+    return misfit("illegal nvmma_shared layout for this shape");
   auto l = ensureLayoutNotSmallerThan(tile, {{"dim0", coll0}, {"dim1", coll1}});
   std::vector<int64_t> m = bs;
   if (e.transposed)

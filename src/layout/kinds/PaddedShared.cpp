@@ -180,12 +180,12 @@ std::string validate(const Encoding &enc) {
   return "";
 }
 
-LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
+llvm::Expected<LinearLayout> linear(const Encoding &enc, const std::vector<int64_t> &shape) {
   const auto &e = *enc.as<PaddedSharedEncoding>();
   if (!e.orderOnly.empty())
-    fail("padded_shared in its {order}-only form needs the memdesc's shape");
+    return misfit("padded_shared in its {order}-only form needs the memdesc's shape");
   if (unsigned(e.linear.numOutDims()) != shape.size())
-    fail("padded_shared rank differs from the shape rank");
+    return misfit("padded_shared rank differs from the shape rank");
   return e.linear;
 }
 

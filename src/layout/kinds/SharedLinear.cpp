@@ -79,16 +79,16 @@ std::string validate(const Encoding &enc) {
 
 // The bases as written, cut to the shape: a component beyond a dim of the
 // shape addresses nothing there.
-LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
+llvm::Expected<LinearLayout> linear(const Encoding &enc, const std::vector<int64_t> &shape) {
   const auto &e = *enc.as<SharedLinearEncoding>();
   if (unsigned(e.ll.numOutDims()) != shape.size())
-    fail("shared_linear rank differs from the shape rank");
+    return misfit("shared_linear rank differs from the shape rank");
   auto bases = e.ll.bases();
   std::vector<LinearLayout::OutDim> outs;
   for (size_t d = 0; d < shape.size(); ++d) {
     auto [name, size] = e.ll.outDims()[d];
     if (shape[d] > size)
-      fail("shape is larger than the shared_linear layout");
+      return misfit("shape is larger than the shared_linear layout");
     for (auto &[n, vecs] : bases)
       for (auto &b : vecs)
         if (b[d] >= shape[d])

@@ -76,14 +76,16 @@ std::string validate(const Encoding &enc) {
 
 // The parent's layout at the shape with a size-1 dim inserted, that dim
 // removed, and the registers it left all-zero dropped.
-LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
+llvm::Expected<LinearLayout> linear(const Encoding &enc, const std::vector<int64_t> &shape) {
   const auto &e = *enc.as<SliceEncoding>();
   std::vector<int64_t> parentShape = shape;
   if (e.dim > shape.size())
-    fail("slice dim exceeds the parent rank");
+    return misfit("slice dim exceeds the parent rank");
   parentShape.insert(parentShape.begin() + e.dim, 1);
-  LinearLayout p = toLinearLayout(*e.parent, parentShape);
-  LinearLayout s = removeStandardDim(p, int(e.dim));
+  auto p = linearLayoutAt(*e.parent, parentShape);
+  if (!p)
+    return p.takeError();
+  LinearLayout s = removeStandardDim(*p, int(e.dim));
   auto bases = s.bases();
   for (auto &[n, vecs] : bases)
     if (n == "register") {

@@ -68,12 +68,16 @@ std::string validate(const Encoding &enc) {
   return checkSwizzle(e.vec, e.perPhase, e.maxPhase, e.order, e.cga);
 }
 
-LinearLayout linear(const Encoding &enc, const std::vector<int64_t> &shape) {
+llvm::Expected<LinearLayout> linear(const Encoding &enc, const std::vector<int64_t> &shape) {
   const auto &e = *enc.as<SwizzledSharedEncoding>();
   unsigned rank = unsigned(shape.size());
   if (e.order.size() != rank)
-    fail(fmt::format("shared layout has rank {} but the shape has rank {}", e.order.size(), rank));
-  auto cga = cgaToLinearLayout(e.cga, rank);
+    return misfit(
+        fmt::format("shared layout has rank {} but the shape has rank {}", e.order.size(), rank));
+  auto cgaOrErr = cgaToLinearLayout(e.cga, rank);
+  if (!cgaOrErr)
+    return cgaOrErr.takeError();
+  const LinearLayout &cga = *cgaOrErr;
   auto spc = e.rotating ? shape : shapePerCTA(e.cga, shape);
   auto names = standardOutDimNames(int(rank));
   if (rank == 1)
