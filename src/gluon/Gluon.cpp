@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <fmt/format.h>
 #include <map>
 #include <variant>
@@ -107,9 +108,20 @@ struct PyValue {
   std::variant<PyNone, int64_t, bool, std::string, PyList, std::shared_ptr<PyCall>> v;
 };
 
+/// The first problem a reading meets: the error it returns. Later ones
+/// follow from it and are dropped.
+struct Problems {
+  std::string first;
+  void note(std::string message) {
+    if (first.empty())
+      first = std::move(message);
+  }
+  bool any() const { return !first.empty(); }
+};
+
 class PyParser {
 public:
-  explicit PyParser(const std::string &s) : s_(s) {}
+  PyParser(const std::string &s, Problems &problems) : s_(s), problems_(problems) {}
 
   PyValue parseTop() {
     PyValue v = value();
@@ -120,9 +132,13 @@ public:
   }
 
 private:
-  [[noreturn]] void error(const std::string &msg) {
-    throw std::invalid_argument(fmt::format("col {}: {}", i_ + 1, msg));
+  /// Records the problem and stops reading: what is left is not read, and
+  /// every open bracket sees the end of the text.
+  void error(const std::string &msg) {
+    problems_.note(fmt::format("col {}: {}", i_ + 1, msg));
+    i_ = s_.size();
   }
+  bool failed() const { return problems_.any(); }
   void skip() {
     while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_])))
       ++i_;
@@ -148,12 +164,19 @@ private:
     return s_.substr(start, i_ - start);
   }
   PyValue value() {
-    if (++depth_ > 64)
-      error("expression nests too deeply");
-    skip();
-    if (i_ >= s_.size())
-      error("unexpected end of expression");
     PyValue out;
+    if (failed())
+      return out;
+    if (depth_ >= 64) {
+      error("expression nests too deeply");
+      return out;
+    }
+    skip();
+    if (i_ >= s_.size()) {
+      error("unexpected end of expression");
+      return out;
+    }
+    ++depth_;
     char c = s_[i_];
     if (c == '[' || c == '(') {
       char close = c == '[' ? ']' : ')';
@@ -174,22 +197,25 @@ private:
       ++i_;
       while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_])))
         ++i_;
-      try {
-        out.v = int64_t(std::stoll(s_.substr(start, i_ - start)));
-      } catch (...) {
+      int64_t n = 0;
+      auto [end, ec] = std::from_chars(s_.data() + start, s_.data() + i_, n);
+      if (ec != std::errc() || end != s_.data() + i_)
         error("bad integer");
-      }
+      else
+        out.v = n;
     } else if (c == '\'' || c == '"') {
       size_t end = s_.find(c, i_ + 1);
-      if (end == std::string::npos)
+      if (end == std::string::npos) {
         error("unterminated string");
-      out.v = s_.substr(i_ + 1, end - i_ - 1);
-      i_ = end + 1;
+      } else {
+        out.v = s_.substr(i_ + 1, end - i_ - 1);
+        i_ = end + 1;
+      }
     } else {
       std::string name = ident();
-      if (name.empty())
+      if (name.empty()) {
         error("expected a value");
-      if (name == "True" || name == "False") {
+      } else if (name == "True" || name == "False") {
         out.v = name == "True";
       } else if (name == "None") {
         out.v = PyNone{};
@@ -223,25 +249,34 @@ private:
   }
 
   const std::string &s_;
+  Problems &problems_;
   size_t i_ = 0;
   int depth_ = 0;
 };
 
-EncodingPtr toEncoding(const PyValue &v);
+EncodingPtr toEncoding(const PyValue &v, Problems &problems);
 
-// Binds a call's arguments to a class's field list (positional order).
+// Binds a call's arguments to a class's field list (positional order). An
+// argument that cannot be read is a problem and reads as empty.
 class Args : public GluonArgs {
 public:
-  Args(const PyCall &call, std::vector<std::string> fields) : name_(call.name) {
-    if (call.args.size() > fields.size())
-      throw std::invalid_argument(name_ + ": too many positional arguments");
+  Args(const PyCall &call, std::vector<std::string> fields, Problems &problems)
+      : name_(call.name), problems_(problems) {
+    if (call.args.size() > fields.size()) {
+      error(name_ + ": too many positional arguments");
+      return;
+    }
     for (size_t i = 0; i < call.args.size(); ++i)
       values_[fields[i]] = call.args[i];
     for (auto &[k, v] : call.kwargs) {
-      if (std::find(fields.begin(), fields.end(), k) == fields.end())
-        throw std::invalid_argument(name_ + ": unexpected keyword argument '" + k + "'");
-      if (values_.count(k))
-        throw std::invalid_argument(name_ + ": argument '" + k + "' given twice");
+      if (std::find(fields.begin(), fields.end(), k) == fields.end()) {
+        error(name_ + ": unexpected keyword argument '" + k + "'");
+        return;
+      }
+      if (values_.count(k)) {
+        error(name_ + ": argument '" + k + "' given twice");
+        return;
+      }
       values_[k] = v;
     }
   }
@@ -250,19 +285,25 @@ public:
     return it != values_.end() && !std::holds_alternative<PyNone>(it->second.v);
   }
   const PyValue &get(const std::string &k) const {
+    static const PyValue none;
     auto it = values_.find(k);
-    if (it == values_.end())
-      throw std::invalid_argument(name_ + ": missing argument '" + k + "'");
+    if (it == values_.end()) {
+      error(name_ + ": missing argument '" + k + "'");
+      return none;
+    }
     return it->second;
   }
   int64_t integer(const std::string &k) const override {
     auto *p = std::get_if<int64_t>(&get(k).v);
-    if (!p || *p < 0)
-      throw std::invalid_argument(name_ + ": '" + k + "' must be a non-negative integer");
+    if (!p || *p < 0) {
+      error(name_ + ": '" + k + "' must be a non-negative integer");
+      return 0;
+    }
     // The bound the attribute reader sets: never cut to an unsigned field.
-    if (*p >= kLimit)
-      throw std::invalid_argument(
-          fmt::format("{}: '{}' out of range (must be below 2^30)", name_, k));
+    if (*p >= kLimit) {
+      error(fmt::format("{}: '{}' out of range (must be below 2^30)", name_, k));
+      return 0;
+    }
     return *p;
   }
   int64_t integer(const std::string &k, int64_t dflt) const override {
@@ -272,8 +313,10 @@ public:
     if (!has(k))
       return dflt;
     auto *p = std::get_if<bool>(&get(k).v);
-    if (!p)
-      throw std::invalid_argument(name_ + ": '" + k + "' must be True or False");
+    if (!p) {
+      error(name_ + ": '" + k + "' must be True or False");
+      return dflt;
+    }
     return *p;
   }
   std::vector<unsigned> ints(const std::string &k) const override { return intsOf(get(k), k); }
@@ -284,8 +327,10 @@ public:
     if (!has(k))
       return {};
     auto *l = std::get_if<PyList>(&get(k).v);
-    if (!l)
-      throw std::invalid_argument(name_ + ": '" + k + "' must be a list of lists");
+    if (!l) {
+      error(name_ + ": '" + k + "' must be a list of lists");
+      return {};
+    }
     Bases out;
     for (auto &item : *l) {
       auto v = intsOf(item, k);
@@ -293,7 +338,7 @@ public:
     }
     return out;
   }
-  EncodingPtr layout(const std::string &k) const override { return toEncoding(get(k)); }
+  EncodingPtr layout(const std::string &k) const override { return toEncoding(get(k), problems_); }
   bool intPairs(const std::string &k,
                 std::vector<std::optional<std::pair<int64_t, int64_t>>> &out) const override {
     auto *pairs = std::get_if<PyList>(&get(k).v);
@@ -310,30 +355,34 @@ public:
     }
     return true;
   }
-  [[noreturn]] void error(const std::string &message) const override {
-    throw std::invalid_argument(message);
-  }
+  void error(const std::string &message) const override { problems_.note(message); }
   CGALayout cga(unsigned rank) const override;
 
 private:
   std::vector<unsigned> intsOf(const PyValue &v, const std::string &k) const {
     auto *l = std::get_if<PyList>(&v.v);
-    if (!l)
-      throw std::invalid_argument(name_ + ": '" + k + "' must be a list");
+    if (!l) {
+      error(name_ + ": '" + k + "' must be a list");
+      return {};
+    }
     std::vector<unsigned> out;
     for (auto &item : *l) {
       auto *p = std::get_if<int64_t>(&item.v);
-      if (!p || *p < 0)
-        throw std::invalid_argument(name_ + ": '" + k + "' must hold non-negative integers");
-      if (*p >= kLimit)
-        throw std::invalid_argument(
-            fmt::format("{}: '{}' entry out of range (must be below 2^30)", name_, k));
+      if (!p || *p < 0) {
+        error(name_ + ": '" + k + "' must hold non-negative integers");
+        return {};
+      }
+      if (*p >= kLimit) {
+        error(fmt::format("{}: '{}' entry out of range (must be below 2^30)", name_, k));
+        return {};
+      }
       out.push_back(unsigned(*p));
     }
     return out;
   }
   static constexpr int64_t kLimit = int64_t(1) << 30;
   std::string name_;
+  Problems &problems_;
   std::map<std::string, PyValue> values_;
 };
 
@@ -346,8 +395,10 @@ CGALayout Args::cga(unsigned rank) const {
       order.push_back(unsigned(i));
     auto cga = cgaFromSplitParams(ints("ctas_per_cga", ones), ints("cta_split_num", ones),
                                   ints("cta_order", order));
-    if (!cga)
+    if (!cga) {
       error(llvm::toString(cga.takeError()));
+      return {};
+    }
     return std::move(*cga);
   }
   return {};
@@ -358,23 +409,31 @@ std::string shortName(const std::string &dotted) {
   return pos == std::string::npos ? dotted : dotted.substr(pos + 1);
 }
 
-EncodingPtr callToEncoding(const PyCall &call) {
+EncodingPtr callToEncoding(const PyCall &call, Problems &problems) {
   std::string cls = shortName(call.name);
   if (const KindInfo *kind = kindOfGluonClass(cls)) {
-    Args a(call, kind->gluonFields);
+    Args a(call, kind->gluonFields, problems);
+    if (problems.any())
+      return nullptr;
     return kind->parseGluon(a);
   }
   if (cls == "TensorMemoryLayout") {
-    Args a(call, {"block", "col_stride", "cta_split_num", "two_ctas"});
+    Args a(call, {"block", "col_stride", "cta_split_num", "two_ctas"}, problems);
     auto block = a.ints("block");
-    if (block.size() != 2)
-      throw std::invalid_argument("TensorMemoryLayout: block is [M, N]");
+    if (problems.any())
+      return nullptr;
+    if (block.size() != 2) {
+      problems.note("TensorMemoryLayout: block is [M, N]");
+      return nullptr;
+    }
     std::string text =
         fmt::format("#ttng.tensor_memory_encoding<blockM = {}, blockN = {}, colStride = {}",
                     block[0], block[1], a.integer("col_stride"));
     auto split = a.ints("cta_split_num", {1, 1});
-    if (split.size() != 2)
-      throw std::invalid_argument("TensorMemoryLayout: cta_split_num is [M, N]");
+    if (split.size() != 2) {
+      problems.note("TensorMemoryLayout: cta_split_num is [M, N]");
+      return nullptr;
+    }
     if (split[0] != 1)
       text += fmt::format(", CTASplitM = {}", split[0]);
     if (split[1] != 1)
@@ -384,18 +443,23 @@ EncodingPtr callToEncoding(const PyCall &call) {
     return makeEncoding(OpaqueEncoding{"tensor_memory_encoding", text + ">"});
   }
   if (cls == "TensorMemoryScalesLayout") {
-    Args a(call, {"cta_split_num"});
+    Args a(call, {"cta_split_num"}, problems);
     return makeEncoding(
         OpaqueEncoding{"tensor_memory_scales_encoding", "#ttng.tensor_memory_scales_encoding<>"});
   }
-  throw std::invalid_argument("unknown Gluon layout class '" + call.name + "'");
+  problems.note("unknown Gluon layout class '" + call.name + "'");
+  return nullptr;
 }
 
-EncodingPtr toEncoding(const PyValue &v) {
+EncodingPtr toEncoding(const PyValue &v, Problems &problems) {
+  if (problems.any())
+    return nullptr;
   auto *c = std::get_if<std::shared_ptr<PyCall>>(&v.v);
-  if (!c)
-    throw std::invalid_argument("expected a layout constructor call");
-  return callToEncoding(**c);
+  if (!c) {
+    problems.note("expected a layout constructor call");
+    return nullptr;
+  }
+  return callToEncoding(**c, problems);
 }
 
 } // namespace
@@ -430,16 +494,20 @@ GluonExpr emitGluonAsLinear(const Encoding &enc, const std::vector<int64_t> &sha
 }
 
 llvm::Expected<EncodingPtr> parseGluon(const std::string &text) {
-  try {
-    PyParser p(text);
-    EncodingPtr enc = toEncoding(p.parseTop());
-    std::string invalid = validateEncoding(*enc);
-    if (!invalid.empty())
-      throw std::invalid_argument(invalid);
-    return enc;
-  } catch (const std::exception &e) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", e.what());
-  }
+  Problems problems;
+  auto failure = [&](const std::string &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", message.c_str());
+  };
+  PyParser p(text, problems);
+  PyValue top = p.parseTop();
+  EncodingPtr enc = toEncoding(top, problems);
+  if (problems.any())
+    return failure(problems.first);
+  if (!enc)
+    return failure("expected a layout constructor call");
+  if (std::string invalid = validateEncoding(*enc); !invalid.empty())
+    return failure(invalid);
+  return enc;
 }
 
 namespace {

@@ -604,8 +604,9 @@ public:
   TritonFamilyDialect(StringRef ns, StringRef canonical, MLIRContext *ctx, TypeID id)
       : Dialect(ns, ctx, id), canonical_(canonical) {}
 
-  // The layout model reports some invalid input by throwing; no exception
-  // may cross MLIR's parser, so it becomes a diagnostic here.
+  // The layout model reports invalid input as errors, never by throwing; a
+  // standard-library exception (a bug: an out-of-range `.at()`) still may
+  // not cross MLIR's parser, so it too becomes a diagnostic here.
   Attribute parseAttribute(DialectAsmParser &p, Type type) const override {
     try {
       return parseAttributeImpl(p, type);

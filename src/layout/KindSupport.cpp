@@ -104,8 +104,10 @@ LinearLayout basesOverShape(const GluonArgs &a, std::vector<std::pair<std::strin
   for (auto &[n, b] : dims)
     all.push_back(&b);
   unsigned rank = 0;
-  if (std::string err = validateBasesRank(all, rank); !err.empty())
+  if (std::string err = validateBasesRank(all, rank); !err.empty()) {
     a.error(err);
+    return LinearLayout();
+  }
   std::vector<LinearLayout::DimBases> bases;
   for (auto &[n, b] : dims)
     bases.emplace_back(n, std::vector<LinearLayout::Basis>(b.begin(), b.end()));
@@ -114,15 +116,21 @@ LinearLayout basesOverShape(const GluonArgs &a, std::vector<std::pair<std::strin
     outs.emplace_back("dim" + std::to_string(i), int32_t(shape[i]));
   for (auto &[n, vecs] : bases)
     for (auto &v : vecs) {
-      if (v.size() != shape.size())
+      if (v.size() != shape.size()) {
         a.error("basis length differs from the shape rank");
+        return LinearLayout();
+      }
       for (size_t d = 0; d < v.size(); ++d)
-        if (v[d] < 0 || v[d] >= int32_t(shape[d]))
+        if (v[d] < 0 || v[d] >= int32_t(shape[d])) {
           a.error("basis component outside the shape");
+          return LinearLayout();
+        }
     }
   auto l = LinearLayout::create(std::move(bases), std::move(outs), /*requireSurjective=*/false);
-  if (!l)
+  if (!l) {
     a.error(llvm::toString(l.takeError()));
+    return LinearLayout();
+  }
   return std::move(*l);
 }
 

@@ -60,9 +60,11 @@ public:
 };
 
 /// A constructor call's arguments bound to its class's fields, as the Gluon
-/// reader holds them. An accessor that cannot read its argument, and
-/// error(), end the reading with a message naming the class and the
-/// argument (the reader's own failure path, not a return to the kind).
+/// reader holds them. An accessor that cannot read its argument records a
+/// message naming the class and the argument and returns an empty value;
+/// error() records the kind's own. The first message recorded is the
+/// reading's error, whatever the kind returns after it (a kind returns
+/// nullptr where going on would read what is not there).
 class GluonArgs {
 public:
   virtual ~GluonArgs() = default;
@@ -81,7 +83,7 @@ public:
   /// that is no pair of integers is none.
   virtual bool intPairs(const std::string &key,
                         std::vector<std::optional<std::pair<int64_t, int64_t>>> &out) const = 0;
-  [[noreturn]] virtual void error(const std::string &message) const = 0;
+  virtual void error(const std::string &message) const = 0;
 };
 
 /// How the Gluon API being written spells what several classes share.

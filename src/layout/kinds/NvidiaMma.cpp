@@ -60,8 +60,10 @@ std::string print(const Encoding &enc, const AttrPrinter &) {
 EncodingPtr parseGluon(const GluonArgs &a) {
   NvidiaMmaEncoding e;
   auto ver = a.ints("version");
-  if (ver.size() != 2)
+  if (ver.size() != 2) {
     a.error("NVMMADistributedLayout: version is [major, minor]");
+    return nullptr;
+  }
   e.versionMajor = ver[0];
   e.versionMinor = ver[1];
   e.warpsPerCTA = a.ints("warps_per_cta");

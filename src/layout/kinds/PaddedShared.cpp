@@ -134,11 +134,15 @@ std::string print(const Encoding &enc, const AttrPrinter &) {
 EncodingPtr parseGluon(const GluonArgs &a) {
   PaddedSharedEncoding e;
   std::vector<std::optional<std::pair<int64_t, int64_t>>> pairs;
-  if (!a.intPairs("interval_padding_pairs", pairs))
+  if (!a.intPairs("interval_padding_pairs", pairs)) {
     a.error("PaddedSharedLayout: interval_padding_pairs must be a list");
+    return nullptr;
+  }
   for (auto &p : pairs) {
-    if (!p)
+    if (!p) {
       a.error("PaddedSharedLayout: pairs are [interval, padding]");
+      return nullptr;
+    }
     // Out of range as 0, refused by validateEncoding as the attribute's is.
     e.intervalPaddings.emplace_back(positiveOrZero(p->first), positiveOrZero(p->second));
   }

@@ -45,14 +45,18 @@ EncodingPtr parseGluon(const GluonArgs &a) {
   SharedLinearEncoding e;
   Bases off = a.bases("offset_bases"), blk = a.bases("block_bases");
   unsigned rank = 0;
-  if (std::string err = validateBasesRank({&off, &blk}, rank); !err.empty())
+  if (std::string err = validateBasesRank({&off, &blk}, rank); !err.empty()) {
     a.error(err);
+    return nullptr;
+  }
   std::vector<LinearLayout::DimBases> bases = {
       {"offset", std::vector<LinearLayout::Basis>(off.begin(), off.end())},
       {"block", std::vector<LinearLayout::Basis>(blk.begin(), blk.end())}};
   auto ll = LinearLayout::createInferred(std::move(bases), standardOutDimNames(int(rank)), false);
-  if (!ll)
+  if (!ll) {
     a.error(llvm::toString(ll.takeError()));
+    return nullptr;
+  }
   e.ll = std::move(*ll);
   e.alignment = unsigned(a.integer("alignment", 16));
   return makeEncoding(e);
