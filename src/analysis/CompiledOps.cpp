@@ -58,6 +58,25 @@ int trivialConverts(const ir::Module &m) {
   return n;
 }
 
+/// cf.br ops alone in their block whose destination has no other
+/// predecessor: fall-through blocks a block merge would remove.
+int fallThroughBranches(const ir::Module &m) {
+  int n = 0;
+  m.walk([&](const ir::Operation *op) {
+    if (op->name != "cf.br" || op->successors.size() != 1 || !op->parentBlock ||
+        op->parentBlock->ops.size() != 1 || !op->parentBlock->parent)
+      return;
+    const std::string &dest = op->successors[0];
+    int predecessors = 0;
+    for (const auto &block : op->parentBlock->parent->blocks)
+      for (const auto &other : block->ops)
+        predecessors += int(std::count(other->successors.begin(), other->successors.end(), dest));
+    if (predecessors == 1)
+      ++n;
+  });
+  return n;
+}
+
 /// The hints AMD's block ping-pong pass writes into plain's TTGIR.
 constexpr const char *kScheduleHints[] = {"rocdl.s.setprio", "rocdl.sched.barrier"};
 
@@ -95,6 +114,9 @@ CompiledOpsComparison compareCompiledOps(const ir::Module &plain, const ir::Modu
       countOf(b, "ttg.convert_layout") - countOf(a, "ttg.convert_layout") - statedTransposes;
   if (moreConverts > 0 && trivialConverts(anchor) - trivialConverts(plain) >= moreConverts)
     c.known.push_back(CompiledDifference::TrivialConvert);
+  int moreBranches = countOf(b, "cf.br") - countOf(a, "cf.br");
+  if (moreBranches > 0 && fallThroughBranches(anchor) - fallThroughBranches(plain) >= moreBranches)
+    c.known.push_back(CompiledDifference::FallThroughBlockKept);
   int hints = 0, anchorHints = 0;
   for (const char *h : kScheduleHints) {
     hints += countOf(a, h);
@@ -115,6 +137,8 @@ const char *compiledDifferenceName(CompiledDifference k) {
     return "schedule_hints_not_carried";
   case CompiledDifference::TrivialConvert:
     return "trivial_convert";
+  case CompiledDifference::FallThroughBlockKept:
+    return "fall_through_block_kept";
   }
   return "";
 }
@@ -142,6 +166,12 @@ std::string CompiledOpsComparison::summary() const {
       parts.push_back("the anchor's extra convert_layout ops are between two spellings of one "
                       "layout (a transposed dot operand: Gluon's permute gives a #linear layout, "
                       "plain's trans the operand layout itself): no data moves");
+      break;
+    case CompiledDifference::FallThroughBlockKept:
+      parts.push_back("after an early return the anchor's compiler keeps the if's empty "
+                      "fall-through block (a lone cf.br to the block after it), which plain's "
+                      "canonicalizer merges and LLVM merges too: the same instructions, "
+                      "allocated and scheduled apart");
       break;
     }
   std::vector<std::string> counts;

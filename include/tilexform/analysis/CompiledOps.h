@@ -37,6 +37,11 @@ enum class CompiledDifference {
   /// Gluon's permute a #linear one, then convert_layout(assert_trivial));
   /// the same linear layout on both sides, so no data moves.
   TrivialConvert,
+  /// An early return (`if c: return`): the anchor's compiler keeps the
+  /// `if`'s empty fall-through block, a lone cf.br to the block after it
+  /// (its only predecessor), which plain's TTIR canonicalizer merges; LLVM
+  /// merges it too: the same instructions, allocated and scheduled apart.
+  FallThroughBlockKept,
 };
 
 /// The JSON name of a known difference (`single_slot_ring_folded`).
