@@ -1145,7 +1145,7 @@ llvm::Error Parser::readSchemaAttrs(Operation *op, const OpScan &scan) {
       if (a.type != AttrType::Enum || !n)
         return errorTok(at, fmt::format("unknown {} '{}' (expected {})", where(a),
                                         clipForMessage(w.str()), a.caseList()));
-      return mlir::IntegerAttr::get(i32, *n);
+      return mlir::IntegerAttr::get(mlir::IntegerType::get(ctx, a.bits), *n);
     };
     switch (a.place) {
     case AttrPlace::Dictionary:

@@ -69,8 +69,11 @@ std::vector<AttrSpec> parseAttrs(llvm::StringRef spec, std::vector<std::string> 
       llvm::SmallVector<llvm::StringRef> cases;
       type.split(cases, '|');
       a.cases.assign(cases.begin(), cases.end());
-    } else if (type.consume_front("enum(") && type.consume_back(")")) {
+    } else if ((type.starts_with("enum(") || type.starts_with("enum64(")) &&
+               type.consume_back(")")) {
       a.type = AttrType::Enum;
+      a.bits = type.starts_with("enum64(") ? 64 : 32;
+      type = type.drop_front(type.find('(') + 1);
       if (auto colon = type.find(':'); colon != llvm::StringRef::npos) {
         if (type.take_front(colon).getAsInteger(10, a.first))
           continue;

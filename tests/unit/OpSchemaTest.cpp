@@ -334,6 +334,10 @@ TEST(OpSchema, BothFormsReadTheSameAttributes) {
   for (const ir::Module *m : {custom->get(), generic->get()}) {
     SCOPED_TRACE(m == custom->get() ? "custom form" : "generic form");
     EXPECT_EQ(firstOp(*m, "arith.cmpi")->enumAttr("predicate"), "ult");
+    // arith's predicates are I64EnumAttr, Triton's enums I32EnumAttr: the
+    // dictionary holds each at its width, as mlir-opt verifies it.
+    EXPECT_EQ(ir::attrText(firstOp(*m, "arith.cmpi")->attr("predicate")), "6 : i64");
+    EXPECT_EQ(ir::attrText(firstOp(*m, "tt.atomic_rmw")->attr("sem")), "4 : i32");
     const ir::Operation *rmw = firstOp(*m, "tt.atomic_rmw");
     EXPECT_EQ(rmw->enumAttr("atomic_rmw_op"), "fadd");
     EXPECT_EQ(rmw->enumAttr("sem"), "acq_rel");

@@ -99,6 +99,7 @@ struct AttrSpec {
   llvm::StringRef keyword;            // Keyword: the syntax's keyword
   std::vector<llvm::StringRef> cases; // Enum, String: keywords (an Enum's numbered from `first`)
   int64_t first = 0;
+  unsigned bits = 32; // Enum: the width of its integer (arith's predicates are I64EnumAttr)
   bool required = false;
 
   /// An enum's keyword for its number, or "" when it has none.

@@ -12,7 +12,9 @@
 # `src`), mamba_src (mamba's `mamba_ssm` package). SET is `small` (fixtures,
 # Liger-Kernel, mamba), `fla` (flash-linear-attention in FLA_SHARDS runs) or
 # `all` (default). SECONDS bounds each run (default 540): what it checked by
-# then is in its round log. TILEXFORM names the binary (default: the build's).
+# then is in its round log. TILEXFORM names the binary (default: the build's);
+# SKIP_CHECKED a round log (or results file) whose kernels every run leaves
+# out, so that a second run checks what the first had no time for.
 # Results: OUT/<run>/round-log.jsonl and summary.json; OUT/logs/<run>.log.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -27,6 +29,7 @@ out=$(cd "$out" && pwd)
 lock="$out/gpu.lock"
 harness=("$here/scripts/transcribe-check.py" --rounds "$rounds" --first-config
   --compile-only gfx942 --compile-only gfx950 --timing-lock "$lock" --readable)
+[ -n "${SKIP_CHECKED:-}" ] && harness+=(--skip-checked "$SKIP_CHECKED")
 [ -n "${TILEXFORM:-}" ] && harness+=(--tilexform "$TILEXFORM")
 
 pids=()
@@ -63,7 +66,7 @@ if [ "$set_" = fla ] || [ "$set_" = all ]; then
   for ((i = 0; i < shards; i++)); do
     start "fla-$i" "$libs/fla_src" DRIVER_SKIP=fused_recurrent_gated_delta_rule -- \
       --label flash-linear-attention --shard "$i/$shards" --program-seconds 240 \
-      --check-seconds $((limit - 300)) ${FLA_SKIP:+--skip-checked "$FLA_SKIP"} -- "$drivers/fla_ops.py"
+      --check-seconds $((limit - 300)) -- "$drivers/fla_ops.py"
   done
   start fla-recurrent "$libs/fla_src" DRIVER_OPS=fused_recurrent_gated_delta_rule -- \
     --label flash-linear-attention --check-seconds $((limit - 200)) -- "$drivers/fla_ops.py"
