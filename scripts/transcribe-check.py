@@ -636,7 +636,7 @@ def check_kernel_runs(rec, out, opts, timing):
                            isinstance(v, (int, float, str, bool))}
 
     # Transcribe.
-    code, doc, _, err = tool(["transcribe", str(d / "plain.ttgir"), "--out", str(d / "anchor.py"),
+    code, doc, _, err = tool(["transcribe", str(d / "plain.ttgir"), "--style", "faithful", "--out", str(d / "anchor.py"),
                               "--force", "--format", "json"], opts.tilexform)
     r["transcribe"] = doc.get("verdict") if doc else f"exit {code}"
     if doc and doc.get("blocked_by"):
@@ -860,7 +860,7 @@ def check_compile_only(rec, out, opts, arch):
         r["error"] = "".join(traceback.format_exception_only(type(e), e)).strip()[-1500:]
         return r
     r["plain_compiled"] = True
-    code, doc, _, err = tool(["transcribe", str(d / "plain.ttgir"), "--out", str(d / "anchor.py"),
+    code, doc, _, err = tool(["transcribe", str(d / "plain.ttgir"), "--style", "faithful", "--out", str(d / "anchor.py"),
                               "--force", "--format", "json"], opts.tilexform)
     r["transcribe"] = doc.get("verdict") if doc else f"exit {code}"
     if doc and doc.get("blocked_by"):

@@ -17,7 +17,7 @@ namespace tilexform::cli {
 namespace {
 
 struct TranscribeCliOptions {
-  std::string file, kernelName, style = "faithful", sourceRoot;
+  std::string file, kernelName, style = "readable", sourceRoot;
   bool allowGaps = false;
   CommonOptions common;
 } opts;
@@ -113,8 +113,8 @@ void addTranscribeCommand(CLI::App &root) {
                 "Write a placeholder that fails at compile time for what has no Gluon spelling, "
                 "instead of refusing");
   cmd->add_option("--style", opts.style,
-                  "faithful: one statement per op, as the dump has them (default); readable: "
-                  "grouped by source line, expressions, the source's names")
+                  "readable: grouped by source line, expressions, the source's names (default); "
+                  "faithful: one statement per op, as the dump has them")
       ->check(oneOf({"faithful", "readable"}))
       ->capture_default_str();
   cmd->add_option("--source-root", opts.sourceRoot,

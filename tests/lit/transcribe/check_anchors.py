@@ -18,7 +18,7 @@ for target in ("sm90", "sm100", "gfx942", "gfx950", "gfx1100", "gfx1201"):
         problems = []
         for run in (1, 2):
             out = tmp / f"{target}-{case}-{run}.py"
-            r = subprocess.run([tool, "transcribe", str(corpus / target / f"{case}.ttgir"), "--out", str(out)],
+            r = subprocess.run([tool, "transcribe", "--style", "faithful", str(corpus / target / f"{case}.ttgir"), "--out", str(out)],
                                capture_output=True, text=True)
             if r.returncode != 0:
                 problems.append(f"transcribe exit {r.returncode}: {r.stdout.strip()} {r.stderr.strip()}")
