@@ -7,7 +7,11 @@ Each RUN_DIR is one harness --out folder (round-log.jsonl, summary.json); the
 runs of one library (its shards, a kernel run in a process of its own) are
 merged, a kernel counted once per target, and the library's entry in RESULTS
 replaced (with --gpu and --date when its runs had another GPU or day than the
-file's): its runs, per-target totals (with the plain/anchor ratio
+file's). With --keep-earlier, the entry's rows of kernels these runs did not
+check stay, each with the day and GPU it was checked on (`checked_on`,
+`gpu`), and the earlier
+runs stay listed: a partial run adds to the figures instead of dropping
+what it had no time for. The entry holds its runs, per-target totals (with the plain/anchor ratio
 distribution and the readable anchors' figures) and one row per kernel and
 target. Figures only: no code or dump of the library is kept.
 """
@@ -60,6 +64,8 @@ def main():
     ap.add_argument("--notes", help="the library's notes (default: the ones RESULTS has)")
     ap.add_argument("--gpu", help="the GPU these runs had, when not the file's (`NVIDIA H100`)")
     ap.add_argument("--date", help="the day of these runs, when not the file's")
+    ap.add_argument("--keep-earlier", action="store_true",
+                    help="keep the earlier rows of kernels these runs did not check")
     a = ap.parse_args()
     rows, seen, runs = [], set(), []
     for d in map(pathlib.Path, a.runs):
@@ -72,10 +78,22 @@ def main():
             if key not in seen:
                 seen.add(key)
                 rows.append(r)
-    rows.sort(key=lambda r: (r["target"], r["kernel"], r["hash"]))
     path = pathlib.Path(a.results)
     doc = json.loads(path.read_text())
     before = next((x for x in doc["libraries"] if x["library"] == a.library), {})
+    if a.keep_earlier and before:
+        day, gpu = a.date or doc.get("date"), a.gpu or doc.get("gpu")
+        for r in rows:
+            r["checked_on"], r["gpu"] = day, gpu
+        earlier_day = before.get("date") or doc.get("date")
+        earlier_gpu = before.get("gpu") or doc.get("gpu")
+        for r in before.get("kernels", []):
+            if (r["hash"], r["target"]) not in seen:
+                seen.add((r["hash"], r["target"]))
+                rows.append(dict(r, checked_on=r.get("checked_on", earlier_day),
+                                 gpu=r.get("gpu", earlier_gpu)))
+        runs = before.get("runs", []) + runs
+    rows.sort(key=lambda r: (r["target"], r["kernel"], r["hash"]))
     notes = a.notes if a.notes is not None else before.get("notes", "")
     entry = dict(library=a.library, repository=a.repository, commit=a.commit, runs=runs,
                  totals=totals(rows), notes=notes, kernels=rows)
