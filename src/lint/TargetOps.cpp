@@ -6,6 +6,7 @@
 // of a dialect upstream Triton does not define (a fork's) is named too.
 #include "LintContext.h"
 
+#include "tilexform/hw/ArchData.h"
 #include "tilexform/ir/Dialects.h"
 
 #include <mlir/IR/BuiltinAttributes.h>
@@ -36,8 +37,10 @@ void checkTarget(LintContext &ctx) {
     return;
   const std::string &arch = ctx.target->arch;
   std::optional<int> sm = ctx.smVersion();
-  bool cdna = ctx.amd() && llvm::StringRef(arch).starts_with("gfx9");
-  bool rdna = ctx.amd() && llvm::StringRef(arch).starts_with("gfx1");
+  // MFMA (CDNA) or WMMA (RDNA, gfx1250): data/hw matrix_instruction.
+  auto matrix = hw::fact(arch, "matrix_instruction");
+  bool cdna = ctx.amd() && matrix && matrix->value == "mfma";
+  bool rdna = ctx.amd() && matrix && matrix->value == "wmma";
   bool tcgen05 = sm && *sm >= 100 && *sm < 120;
   for (const ir::Operation *op : allOps(ctx.module)) {
     llvm::StringRef n(op->name);

@@ -93,11 +93,7 @@ const Spelling kMmaSpellings[] = {
                                               precision));
          }
        } else if (kind == "amd_wmma") {
-         // RDNA3 (gfx11) and RDNA4 (gfx12) spell WMMA in their own modules.
-         std::string arch = e.module().facts.arch();
-         std::string mod = llvm::StringRef(arch).starts_with("gfx12") ? "rdna4" : "rdna3";
-         e.need(mod);
-         fn = mod + ".wmma";
+         fn = e.wmmaModule() + ".wmma";
        } else if (kind == "nvidia_mma") {
          e.need("ampere");
          fn = "mma_v2";

@@ -2,6 +2,7 @@
 #include "Emitter.h"
 #include "OpText.h"
 
+#include "tilexform/hw/ArchData.h"
 #include "tilexform/ir/Dialects.h"
 #include "tilexform/layout/Encoding.h"
 #include "tilexform/support/Text.h"
@@ -442,7 +443,23 @@ std::string Emitter::signedResult(const std::string &rhs, mlir::Type t) {
 }
 
 std::string Emitter::amdModule() {
-  std::string mod = m_.facts.arch() == "gfx950" ? "cdna4" : "cdna3";
+  // The CDNA module of an MFMA arch (data/hw gluon_amd_module: cdna4 on
+  // gfx950); cdna3's buffer ops elsewhere.
+  std::string arch = m_.facts.arch(), mod = "cdna3";
+  if (auto mi = hw::fact(arch, "matrix_instruction"); mi && mi->value == "mfma")
+    if (auto f = hw::fact(arch, "gluon_amd_module"))
+      mod = f->value;
+  need(mod);
+  return mod;
+}
+
+std::string Emitter::wmmaModule() {
+  // RDNA3 (gfx11), RDNA4 (gfx12) and gfx1250 spell WMMA in their own
+  // modules (data/hw gluon_amd_module).
+  std::string arch = m_.facts.arch(), mod = "rdna3";
+  if (auto mi = hw::fact(arch, "matrix_instruction"); mi && mi->value == "wmma")
+    if (auto f = hw::fact(arch, "gluon_amd_module"))
+      mod = f->value;
   need(mod);
   return mod;
 }

@@ -103,6 +103,8 @@ public:
   /// The Gluon module of AMD's instructions for this target: cdna4 on
   /// gfx950, cdna3 otherwise.
   std::string amdModule();
+  /// The Gluon module that spells the arch's WMMA.
+  std::string wmmaModule();
 
   /// Whether `op` has at least `n` operands; a gap when not.
   bool hasOperands(const ir::Operation &op, size_t n);

@@ -1,3 +1,4 @@
+#include "tilexform/hw/ArchData.h"
 #include "tilexform/hw/Products.h"
 #include "tilexform/hw/Target.h"
 #include "tilexform/support/Verdict.h"
@@ -91,6 +92,27 @@ TEST(Target, EveryProductHasASourceAndAnArch) {
     ASSERT_TRUE(found) << p.name;
     EXPECT_EQ(found->name, p.name);
   }
+}
+
+TEST(Target, EveryAmdArchNamesItsMatrixInstructionAndGluonModule) {
+  // What transcribe spells an AMD dot with and what lint holds an MFMA or
+  // WMMA layout against: facts of data/hw, each with its source, never a
+  // test of the arch's name.
+  for (const std::string &arch : tilexform::hw::knownArchs()) {
+    auto t = tilexform::hw::parseTarget(arch);
+    ASSERT_TRUE(t) << arch;
+    if (t->vendor != tilexform::hw::Vendor::Amd)
+      continue;
+    auto mi = tilexform::hw::fact(arch, "matrix_instruction");
+    auto mod = tilexform::hw::fact(arch, "gluon_amd_module");
+    ASSERT_TRUE(mi && mod) << arch;
+    EXPECT_TRUE(mi->value == "mfma" || mi->value == "wmma") << arch;
+    EXPECT_FALSE(mi->source.empty() || mod->source.empty()) << arch;
+  }
+  EXPECT_EQ(tilexform::hw::fact("gfx950", "gluon_amd_module")->value, "cdna4");
+  EXPECT_EQ(tilexform::hw::fact("gfx1201", "gluon_amd_module")->value, "rdna4");
+  EXPECT_EQ(tilexform::hw::fact("gfx1100", "matrix_instruction")->value, "wmma");
+  EXPECT_FALSE(tilexform::hw::fact("sm_90", "matrix_instruction"));
 }
 
 TEST(Target, NotAnArch) {
