@@ -12,7 +12,7 @@
 
 namespace tilexform::layout::detail {
 
-/// What toLinearLayout returns when a layout and a shape do not fit.
+/// What linearLayoutAt returns when a layout and a shape do not fit.
 llvm::Error misfit(const std::string &msg);
 bool isPow2(int64_t v);
 /// [rank-1, ..., 0], with the two minor dims swapped unless row-major.
