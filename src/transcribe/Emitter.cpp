@@ -442,24 +442,26 @@ std::string Emitter::signedResult(const std::string &rhs, mlir::Type t) {
   return fmt::format("({}).to(gl.int{}, bitcast=True)", rhs, s.substr(1));
 }
 
-std::string Emitter::amdModule() {
-  // The CDNA module of an MFMA arch (data/hw gluon_amd_module: cdna4 on
-  // gfx950); cdna3's buffer ops elsewhere.
-  std::string arch = m_.facts.arch(), mod = "cdna3";
-  if (auto mi = hw::fact(arch, "matrix_instruction"); mi && mi->value == "mfma")
+// The Gluon module of the arch's matrix instruction (data/hw
+// gluon_amd_module) when the arch has `instruction`, else `otherwise`.
+static std::string moduleFor(const std::string &arch, llvm::StringRef instruction,
+                             const char *otherwise) {
+  if (auto mi = hw::fact(arch, "matrix_instruction"); mi && mi->value == instruction)
     if (auto f = hw::fact(arch, "gluon_amd_module"))
-      mod = f->value;
+      return f->value;
+  return otherwise;
+}
+
+std::string Emitter::amdModule() {
+  // An MFMA arch's CDNA module (cdna4 on gfx950); cdna3's buffer ops elsewhere.
+  std::string mod = moduleFor(m_.facts.arch(), "mfma", "cdna3");
   need(mod);
   return mod;
 }
 
 std::string Emitter::wmmaModule() {
-  // RDNA3 (gfx11), RDNA4 (gfx12) and gfx1250 spell WMMA in their own
-  // modules (data/hw gluon_amd_module).
-  std::string arch = m_.facts.arch(), mod = "rdna3";
-  if (auto mi = hw::fact(arch, "matrix_instruction"); mi && mi->value == "wmma")
-    if (auto f = hw::fact(arch, "gluon_amd_module"))
-      mod = f->value;
+  // RDNA3 (gfx11), RDNA4 (gfx12) and gfx1250 spell WMMA in their own modules.
+  std::string mod = moduleFor(m_.facts.arch(), "wmma", "rdna3");
   need(mod);
   return mod;
 }
