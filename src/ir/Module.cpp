@@ -63,6 +63,8 @@ std::vector<int64_t> Operation::intsAttr(llvm::StringRef name) const {
     for (mlir::Attribute x : arr)
       if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(x))
         out.push_back(i.getInt());
+      else if (auto one = mlir::dyn_cast_or_null<mlir::IntegerAttr>(a))
+        out.push_back(one.getInt());
   return out;
 }
 

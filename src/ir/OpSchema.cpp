@@ -56,6 +56,7 @@ std::vector<AttrSpec> parseAttrs(llvm::StringRef spec, std::vector<std::string> 
       place = "";
     auto [name, type] = head.split(':');
     a.name = name;
+    llvm::StringRef cases; // Enum and String: `a|b|c`
     if (type == "i64") {
       a.type = AttrType::Integer;
     } else if (type == "i64[]") {
@@ -66,9 +67,7 @@ std::vector<AttrSpec> parseAttrs(llvm::StringRef spec, std::vector<std::string> 
       a.type = AttrType::Literal;
     } else if (type.consume_front("str(") && type.consume_back(")")) {
       a.type = AttrType::String;
-      llvm::SmallVector<llvm::StringRef> cases;
-      type.split(cases, '|');
-      a.cases.assign(cases.begin(), cases.end());
+      cases = type;
     } else if ((type.starts_with("enum(") || type.starts_with("enum64(")) &&
                type.consume_back(")")) {
       a.type = AttrType::Enum;
@@ -79,9 +78,7 @@ std::vector<AttrSpec> parseAttrs(llvm::StringRef spec, std::vector<std::string> 
           continue;
         type = type.drop_front(colon + 1);
       }
-      llvm::SmallVector<llvm::StringRef> cases;
-      type.split(cases, '|');
-      a.cases.assign(cases.begin(), cases.end());
+      cases = type;
     } else {
       continue;
     }
@@ -104,6 +101,11 @@ std::vector<AttrSpec> parseAttrs(llvm::StringRef spec, std::vector<std::string> 
       a.place = AttrPlace::Literal;
     } else {
       continue;
+    }
+    if (!cases.empty()) {
+      llvm::SmallVector<llvm::StringRef> split;
+      cases.split(split, '|');
+      a.cases.assign(split.begin(), split.end());
     }
     unreadable.pop_back();
     out.push_back(std::move(a));

@@ -672,10 +672,7 @@ void Emitter::hints(const Operation &op) {
       {"tt.contiguity", "gl.max_contiguous"},
       {"tt.constancy", "gl.max_constancy"}};
   for (auto &[attr, fn] : kHints) {
-    auto a = op.attr(attr);
-    if (!a)
-      continue;
-    std::vector<int64_t> values = attrIntegers(a);
+    std::vector<int64_t> values = op.intsAttr(attr);
     if (values.empty())
       continue;
     std::string n = nameFor(op.results[0]);

@@ -90,7 +90,8 @@ std::string floatLiteral(double v) {
 
 /// The shortest decimal that Python reads as a double which, rounded to the
 /// value's own type (as Triton rounds a Python float to f32 or f16), is that
-/// value again: `1.44269502`, not `1.4426950216293335`.
+/// value again: `1.442695` for the f32 nearest 1.44269502, not
+/// `1.4426950216293335`.
 std::string floatLiteral(const llvm::APFloat &value) {
   llvm::APFloat d = value;
   bool lost = false;
@@ -144,22 +145,6 @@ std::string cacheModifierOf(const Operation &op) {
 std::string evictionPolicyOf(const Operation &op) {
   std::string e = op.enumAttr("evict");
   return e == "evict_normal" ? "" : e;
-}
-
-/// The integers of an attribute written `16 : i32` or `dense<[16, 8]> :
-/// tensor<2xi32>` (those before its type).
-std::vector<int64_t> attrIntegers(mlir::Attribute a) {
-  std::string text = ir::attrText(a);
-  ir::TokenStream ts = ir::lex(text);
-  std::vector<int64_t> out;
-  for (auto &t : ts.tokens) {
-    if (t.is(ir::TokenKind::Colon))
-      break;
-    int64_t v = 0;
-    if (t.is(ir::TokenKind::Integer) && !t.spelling(text).getAsInteger(0, v))
-      out.push_back(v);
-  }
-  return out;
 }
 
 bool isTensorDesc(mlir::Type t) {

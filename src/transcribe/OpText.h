@@ -50,10 +50,6 @@ std::string cacheModifierOf(const ir::Operation &op);
 /// the default.
 std::string evictionPolicyOf(const ir::Operation &op);
 
-/// The integers of an attribute written `16 : i32` or `dense<[16, 8]> :
-/// tensor<2xi32>` (those before its type).
-std::vector<int64_t> attrIntegers(mlir::Attribute a);
-
 /// `[1, 0]` from an `array<i32: 1, 0>` attribute (a permutation's order).
 std::string orderList(mlir::Attribute a);
 

@@ -286,3 +286,31 @@ TEST(Recover, ListsTheFirstSitesAndCountsThemAll) {
   EXPECT_EQ(two.layouts[0].sites[1].position, all.layouts[0].sites[1].position);
   EXPECT_EQ(two.layouts[0].role, all.layouts[0].role);
 }
+
+TEST(Transcribe, HintsReadAsTypedIntegers) {
+  // tl.multiple_of / tl.max_contiguous leave their values on the defining op,
+  // one per dim of a tensor: a splat `dense<16> : tensor<2xi32>` is 16 for
+  // each dim, as Gluon's multiple_of takes it.
+  std::string text =
+      std::string("#b2 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+                  "warpsPerCTA = [4, 1], order = [1, 0]}>\n") +
+      kHeader + R"(
+  tt.func public @k(%x: !tt.ptr<f32>, %n: i32) {
+    %c4 = arith.constant 4 : i32
+    %s = arith.muli %n, %c4 : i32
+    %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #b2}>>
+    %e = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #b2}>> -> tensor<32x1xi32, #b2>
+    %t = tt.broadcast %e {tt.contiguity = dense<[1, 4]> : tensor<2xi32>, tt.divisibility = dense<16> : tensor<2xi32>} : tensor<32x1xi32, #b2> -> tensor<32x16xi32, #b2>
+    %p = tt.splat %x : !tt.ptr<f32> -> tensor<32x16x!tt.ptr<f32>, #b2>
+    %q = tt.addptr %p, %t : tensor<32x16x!tt.ptr<f32>, #b2>, tensor<32x16xi32, #b2>
+    %v = tt.splat %s : i32 -> tensor<32x16xi32, #b2>
+    %f = arith.sitofp %v : tensor<32x16xi32, #b2> to tensor<32x16xf32, #b2>
+    tt.store %q, %f : tensor<32x16x!tt.ptr<f32>, #b2>
+    tt.return
+  }
+}
+)";
+  auto r = transcribeText(text);
+  EXPECT_NE(r.python.find("t = gl.multiple_of(t, [16, 16])"), std::string::npos) << r.python;
+  EXPECT_NE(r.python.find("t = gl.max_contiguous(t, [1, 4])"), std::string::npos) << r.python;
+}

@@ -129,8 +129,9 @@ struct Operation {
   /// An enum attribute the op's schema names, as its keyword (`slt`,
   /// `acq_rel`, `ca`), whichever form the op was written in; "" when absent.
   std::string enumAttr(llvm::StringRef name) const;
-  /// A list of integers (`array<i32: 0, 32>`, `dense<[0, 32]>`, `[0, 32]`);
-  /// empty when absent.
+  /// A list of integers (`array<i32: 0, 32>`, `dense<[0, 32]>`, `[0, 32]`,
+  /// a splat `dense<16> : tensor<2xi32>` as each element, or one integer
+  /// `16 : i32`); empty when absent.
   std::vector<int64_t> intsAttr(llvm::StringRef name) const;
   /// The block labels a terminator branches to, in order (`^bb1`).
   std::vector<std::string> successors;

@@ -68,7 +68,7 @@ struct OperandSegment {
 
 /// The type of an attribute the table names.
 enum class AttrType : uint8_t {
-  Enum,     // an I32EnumAttr: a keyword in the op's syntax, its number in a dictionary
+  Enum, // an I32EnumAttr or I64EnumAttr: a keyword in the op's syntax, its number in a dictionary
   Integer,  // an integer (`count = 1 : i32`)
   Integers, // a list of integers (`array<i32: 0, 32>`)
   String,   // a string naming one of its keywords (`sym_visibility = "private"`)
