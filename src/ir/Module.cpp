@@ -59,12 +59,13 @@ std::vector<int64_t> Operation::intsAttr(llvm::StringRef name) const {
   else if (auto e = mlir::dyn_cast_or_null<mlir::DenseIntElementsAttr>(a))
     for (const llvm::APInt &v : e)
       out.push_back(v.getSExtValue());
-  else if (auto arr = mlir::dyn_cast_or_null<mlir::ArrayAttr>(a))
+  else if (auto arr = mlir::dyn_cast_or_null<mlir::ArrayAttr>(a)) {
     for (mlir::Attribute x : arr)
       if (auto i = mlir::dyn_cast<mlir::IntegerAttr>(x))
         out.push_back(i.getInt());
-      else if (auto one = mlir::dyn_cast_or_null<mlir::IntegerAttr>(a))
-        out.push_back(one.getInt());
+  } else if (auto one = mlir::dyn_cast_or_null<mlir::IntegerAttr>(a)) {
+    out.push_back(one.getInt());
+  }
   return out;
 }
 

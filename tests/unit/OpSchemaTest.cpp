@@ -347,6 +347,8 @@ TEST(OpSchema, BothFormsReadTheSameAttributes) {
     EXPECT_EQ(load->enumAttr("cache"), "cg");
     EXPECT_EQ(load->enumAttr("evict"), "evict_last");
     EXPECT_EQ(firstOp(*m, "tt.get_program_id")->intAttr("axis"), 1);
+    // One integer reads as a list of one.
+    EXPECT_EQ(firstOp(*m, "tt.get_program_id")->intsAttr("axis"), (std::vector<int64_t>{1}));
     EXPECT_EQ(firstOp(*m, "ttg.memdesc_subslice")->intsAttr("offsets"),
               (std::vector<int64_t>{0, 32}));
     std::vector<std::string> constants;
