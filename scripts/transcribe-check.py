@@ -608,6 +608,19 @@ def check_readable(rec, d, opts, fn, snap, grid, plain_tensors, named_params):
     return r, call
 
 
+def has_helpers(rec, out, opts):
+    """Whether the readable anchor of this kernel's dump calls helpers."""
+    d = out / "helpers" / f"{rec['fn'].__name__}-{rec['ck'].hash[:10]}"
+    d.mkdir(parents=True, exist_ok=True)
+    ttgir = rec["ck"].asm.get("ttgir")
+    if not ttgir:
+        return False
+    write(d / "plain.ttgir", ttgir)
+    code, doc, _, _ = tool(["transcribe", str(d / "plain.ttgir"), "--style", "readable", "--format",
+                            "json"], opts.tilexform)
+    return bool(doc and doc.get("helpers"))
+
+
 def check_kernel(rec, out, opts):
     """Checks one captured kernel on this GPU, then times it."""
     timing = []
@@ -822,6 +835,30 @@ def compile_stages(src, target, options, want):
     return got, got.pop("_error", None) if "_error" in got else late
 
 
+TF32_PRECISIONS = ("tf32", "tf32x3")
+
+
+@contextlib.contextmanager
+def precision_as(fn, constexprs, precision):
+    """Rewrites the kernel's dot precision to `precision` where the launch
+    chose tf32: a constexpr argument whose value is a tf32 precision, and a
+    module-level `tl.constexpr` one the kernel's module holds. Yields the
+    rewritten constexprs (None when nothing was tf32) and restores the
+    module's globals on leaving."""
+    import triton.language as tl
+    swapped = {k: (precision if v in TF32_PRECISIONS else v) for k, v in (constexprs or {}).items()}
+    changed = swapped != (constexprs or {})
+    glob = getattr(getattr(fn, "fn", None), "__globals__", {})
+    saved = {k: v for k, v in glob.items()
+             if isinstance(v, tl.constexpr) and getattr(v, "value", None) in TF32_PRECISIONS}
+    try:
+        for k in saved:
+            glob[k] = tl.constexpr(precision)
+        yield swapped if (changed or saved) else None
+    finally:
+        glob.update(saved)
+
+
 def check_compile_only(rec, out, opts, arch):
     from triton.compiler import ASTSource
     try:
@@ -845,9 +882,27 @@ def check_compile_only(rec, out, opts, arch):
             options[k] = v[1]
     target = target_of(arch)
     listing = "amdgcn" if target.backend == "hip" else "ptx"
+    constexprs = getattr(src0, "constants", None) or getattr(src0, "constexprs", None)
     try:
-        plain = ASTSource(fn=fn, signature=src0.signature, constexprs=getattr(src0, "constants", None) or getattr(src0, "constexprs", None), attrs=src0.attrs)
-        got, late = compile_stages(plain, target, options, {"ttgir", "amdgcn", "ptx"})
+        def plain_stages(consts):
+            # A front-end error (the kernel's own code refusing the target)
+            # comes out of make_ir, before any stage.
+            try:
+                src = ASTSource(fn=fn, signature=src0.signature, constexprs=consts, attrs=src0.attrs)
+                return compile_stages(src, target, options, {"ttgir", "amdgcn", "ptx"})
+            except Exception as e:  # noqa: BLE001
+                return {}, "".join(traceback.format_exception_only(type(e), e)).strip()[-1500:]
+
+        got, late = plain_stages(constexprs)
+        if "ttgir" not in got and target.backend == "hip" and late and "tf32" in late:
+            # A library picks its dots' precision for the GPU it runs on
+            # (flash-linear-attention: 'tf32' where NVIDIA has it, 'ieee'
+            # elsewhere); the NVIDIA launch's choice is not one an AMD run
+            # would make. Compile what the library would have picked there.
+            with precision_as(fn, constexprs, "ieee") as swapped:
+                if swapped is not None:
+                    got, late = plain_stages(swapped)
+                    r["precision"] = "tf32 -> ieee (the library's choice where tf32 is not supported)"
         if "ttgir" not in got:
             raise RuntimeError(f"plain did not compile for {arch}: {late}")
         (d / "plain.ttgir").write_text(got["ttgir"])
@@ -1002,6 +1057,10 @@ def main():
                          "reported as not checked")
     ap.add_argument("--skip-checked", metavar="ROUND_LOG",
                     help="do not check again the kernels (by hash or hash prefix) of an earlier run's round-log.jsonl or of a results file such as tests/transcribe/real/device-results.json")
+    ap.add_argument("--recheck-helpers", action="store_true",
+                    help="with --skip-checked: check again, on this GPU only, a skipped kernel "
+                         "whose readable anchor calls helpers (the source's inlined @jit "
+                         "functions): what a transcriber change to helpers can move")
     ap.add_argument("--first-config", action="store_true",
                     help="autotuned kernels run the first of their (pruned) configs instead of "
                          "benchmarking every one: faster over a whole library")
@@ -1094,8 +1153,11 @@ def main():
     cap.local.busy = True
     done_before = checked_hashes(opts.skip_checked) if opts.skip_checked else set()
     for h, rec in sorted(cap.kernels.items(), key=lambda kv: kv[1]["order"]):
+        recheck = False
         if any(h.startswith(d) for d in done_before):
-            continue
+            if not (opts.recheck_helpers and has_helpers(rec, out, opts)):
+                continue
+            recheck = True
         if shard and rec["order"] % shard[1] != shard[0]:
             continue
         if opts.check_seconds > 0 and time.time() - t1 > opts.check_seconds:
@@ -1115,7 +1177,7 @@ def main():
             log.write(json.dumps(r, sort_keys=True, default=str) + "\n")
             log.flush()
             print(json.dumps(r, sort_keys=True, default=str)[:400], flush=True)
-        for arch in opts.compile_only:
+        for arch in ([] if recheck else opts.compile_only):
             try:
                 r = check_compile_only(rec, out, opts, arch)
             except Exception as e:  # noqa: BLE001

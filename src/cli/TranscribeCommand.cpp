@@ -57,6 +57,10 @@ public:
       notCarried.push_back(
           Json{{"what", n.what}, {"line", n.line}, {"count", n.count}, {"reason", n.reason}});
     j["not_carried"] = notCarried;
+    Json helpers = Json::array();
+    for (auto &h : r.helpers)
+      helpers.push_back(Json{{"name", h.name}, {"source", h.source}, {"calls", h.calls}});
+    j["helpers"] = helpers;
     j["imports"] = r.imports;
     if (out.empty() && !r.python.empty())
       j["python"] = r.python;
@@ -78,6 +82,9 @@ public:
     for (auto &n : r.notCarried)
       out += fmt::format("  not carried: {} x{} (first at line {}): {}\n", n.what, n.count, n.line,
                          n.reason);
+    for (auto &h : r.helpers)
+      out += fmt::format("  helper {} for the source's {} ({} call{})\n", h.name, h.source, h.calls,
+                         h.calls == 1 ? "" : "s");
     if (t_.wrote)
       out += fmt::format("  wrote {}\n", outFile);
     else if (blocked && !opts.allowGaps)

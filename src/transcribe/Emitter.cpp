@@ -93,9 +93,11 @@ std::string withoutSuffix(std::string n) {
 std::string Emitter::sourceName(const Value *v) const {
   std::string base;
   if (const Operation *d = v->definingOp) {
-    // The name the kernel's own line gives it (an inlined helper's op is
-    // named by the kernel's assignment), else the innermost one.
-    for (auto it = d->loc.callers.rbegin(); it != d->loc.callers.rend() && base.empty(); ++it)
+    // The name the line being written gives it (an inlined helper's op is
+    // named by its caller's assignment), else the innermost one.
+    size_t skip = std::min(d->loc.callers.size(), size_t(depth_));
+    for (auto it = d->loc.callers.rbegin() + long(skip);
+         it != d->loc.callers.rend() && base.empty(); ++it)
       base = it->name;
     if (base.empty())
       base = d->loc.name;
@@ -349,9 +351,12 @@ void Emitter::planSources(const Operation &fn) {
   // apart, else by their path below the directory they share.
   std::set<std::string> files;
   std::function<void(const Operation &)> walk = [&](const Operation &op) {
-    const std::string &f = op.loc.callers.empty() ? op.loc.file : op.loc.callers.back().file;
-    if (!f.empty())
-      files.insert(f);
+    // Every frame's: a helper's body names its own file.
+    if (!op.loc.file.empty())
+      files.insert(op.loc.file);
+    for (auto &c : op.loc.callers)
+      if (!c.file.empty())
+        files.insert(c.file);
     for (auto &r : op.regions)
       for (auto &b : r->blocks)
         for (auto &o : b->ops)
@@ -591,6 +596,13 @@ void Emitter::emitNested(const ir::Block *b, const std::vector<std::string> &tar
 }
 
 void Emitter::emitOp(const Operation &op) {
+  if (!folding_ && inHelperRun_.count(&op) && !helperRuns_.count(&op))
+    return; // written by its helper
+  if (readable() && !folding_)
+    pipelineNote(op);
+  if (!folding_ && !helperRuns_.empty())
+    if (auto it = helperRuns_.find(&op); it != helperRuns_.end())
+      return emitHelperCall(it->second);
   if (const FoldKind *k = plan_ && !folding_ ? plan_->kindOf(&op) : nullptr) {
     switch (*k) {
     case FoldKind::Literal:
@@ -623,8 +635,7 @@ void Emitter::emitOp(const Operation &op) {
     }
   }
   if (readable() && !folding_ && !inner_) {
-    const std::string &file = op.loc.callers.empty() ? op.loc.file : op.loc.callers.back().file;
-    unsigned at = op.loc.callers.empty() ? op.loc.line : op.loc.callers.back().line;
+    auto [file, at] = positionAt(op.loc);
     if (at != 0) {
       curFile_ = file;
       curLine_ = at;

@@ -167,6 +167,53 @@ private:
   /// `@gluon.jit(noinline=True)` function of the module.
   void emitNoinlineFunction(const ir::Operation &fn, const std::string &name);
 
+  // Readable: inlined helpers of the source (Helpers.cpp).
+  /// The ops of one call of a source `@jit` helper that plain inlined,
+  /// consecutive in one block, and the helper's name in the source.
+  struct HelperRun {
+    std::vector<const ir::Operation *> ops;
+    std::string name;
+    std::string defFile, callFile; // where the source defines and calls it
+    unsigned defLine = 0, callLine = 0;
+  };
+  /// Finds the calls, in `sequences` of ops and the blocks nested in them,
+  /// whose ops are all consecutive: each is written as a call of a
+  /// `@gluon.jit` helper.
+  void planHelpers(const std::vector<std::vector<const ir::Operation *>> &sequences);
+  void emitHelperCall(const HelperRun &run);
+  void countHelper(const std::string &name, const std::string &source, size_t calls);
+  /// The name of the function of the source around `line` of `file`; empty
+  /// when the source is not at hand.
+  std::string sourceFunctionAt(const std::string &file, unsigned line, unsigned *defLine = nullptr);
+  /// `count` lines of the source from `from`, each ending in a newline.
+  std::string sourceText(const std::string &file, unsigned from, unsigned count);
+  /// The parameter names of the source's `def` at `defLine`.
+  std::vector<std::string> sourceParameters(const std::string &file, unsigned defLine);
+  /// The arguments of the source's call of `callee` on `line`: (keyword or
+  /// empty, text) each.
+  std::vector<std::pair<std::string, std::string>>
+  sourceCallArguments(const std::string &file, unsigned line, const std::string &callee);
+  /// Where `loc` is in the code being written: the kernel's line for an op
+  /// of an inlined call, the line inside a helper one call deeper.
+  std::pair<std::string, unsigned> positionAt(const ir::SourceLoc &loc) const;
+  /// The scope of the module's own names (the kernel's scope, which
+  /// helpers and noinline functions share with it).
+  Scope &moduleScope() { return moduleScope_ ? *moduleScope_ : scope_; }
+  // Readable: comments on plain's pipeline (PipelineNotes.cpp).
+  /// Plans the comments of the rings of buffers and of the parts around
+  /// the hot loop.
+  void planPipelineNotes(const ir::Operation &fn);
+  /// Writes `op`'s pipeline comments, if it has any.
+  void pipelineNote(const ir::Operation &op);
+  std::map<const ir::Operation *, std::string> notes_, phases_;
+
+  int depth_ = 0; // calls of inlined helpers around the code being written
+  std::map<const ir::Operation *, HelperRun> helperRuns_;
+  /// The helpers written, in the order written, and their calls.
+  std::vector<HelperFunction> helperFunctions_;
+  std::set<const ir::Operation *> inHelperRun_;
+  Scope *moduleScope_ = nullptr;
+
   const ir::Module &m_;
   const analysis::RecoverReport &rec_;
   const TranscribeOptions &o_;

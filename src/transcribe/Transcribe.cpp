@@ -50,6 +50,18 @@ std::string pythonFunctionName(llvm::StringRef symbol) {
   return Scope::identifier(name.empty() ? "helper" : name.str());
 }
 
+/// The ops of each block of a function's body.
+std::vector<std::vector<const Operation *>> blockSequences(const Operation &fn) {
+  std::vector<std::vector<const Operation *>> out;
+  if (!fn.regions.empty())
+    for (auto &b : fn.regions[0]->blocks) {
+      out.emplace_back();
+      for (auto &o : b->ops)
+        out.back().push_back(o.get());
+    }
+  return out;
+}
+
 } // namespace
 
 std::string Emitter::functionName(const std::string &symbol) const {
@@ -71,6 +83,9 @@ void Emitter::emitNoinlineFunction(const Operation &fn, const std::string &name)
   if (readable()) {
     inner.ownPlan_ = planFolds(fn);
     inner.plan_ = &inner.ownPlan_;
+    inner.moduleScope_ = &moduleScope();
+    inner.displayNames_ = displayNames_;
+    inner.planHelpers(blockSequences(fn));
   }
   std::vector<std::string> params;
   for (auto *a : fn.regions[0]->blocks[0]->arguments)
@@ -85,6 +100,8 @@ void Emitter::emitNoinlineFunction(const Operation &fn, const std::string &name)
   shapeConstants_.insert(inner.shapeConstants_.begin(), inner.shapeConstants_.end());
   for (auto &h : inner.helpers_)
     helpers_.push_back(h);
+  for (auto &h : inner.helperFunctions_)
+    countHelper(h.name, h.source, h.calls);
   helperByBody_ = inner.helperByBody_;
   opsTotal_ += inner.opsTotal_ + 1;
   opsDone_ += inner.opsDone_ + 1;
@@ -126,6 +143,8 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     ownPlan_ = planFolds(*fn);
     plan_ = &ownPlan_;
     planSources(*fn);
+    planHelpers(blockSequences(*fn));
+    planPipelineNotes(*fn);
   }
   auto pipeline = analysis::hotLoopPipeline(m_);
   r.form = pipeline.found && pipeline.pipelined() ? "pipelined" : "not pipelined";
@@ -198,6 +217,7 @@ llvm::Expected<TranscribeReport> Emitter::run() {
                                           fmt::format("{}: {}", g.what, g.reason));
   r.blockedBy = gaps_;
   r.notCarried = notCarried_;
+  r.helpers = helperFunctions_;
   std::sort(r.blockedBy.begin(), r.blockedBy.end(),
             [](const Gap &a, const Gap &b) { return a.line < b.line; });
   r.opsTotal = opsTotal_;

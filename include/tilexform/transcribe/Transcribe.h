@@ -61,6 +61,14 @@ struct NotCarried {
   std::string reason;
 };
 
+/// Readable: a `@gluon.jit` helper written for calls of an inlined `@jit`
+/// helper of the source.
+struct HelperFunction {
+  std::string name;   // the anchor's
+  std::string source; // the source's function
+  size_t calls = 0;
+};
+
 struct TranscribeReport {
   std::string kernel;     // the dump's function
   std::string anchorName; // the Gluon kernel's name
@@ -68,6 +76,7 @@ struct TranscribeReport {
   std::string python;     // the module (empty when blocked and gaps are not allowed)
   std::vector<Gap> blockedBy;
   std::vector<NotCarried> notCarried;
+  std::vector<HelperFunction> helpers;
   size_t opsTotal = 0, opsTranscribed = 0;
   std::vector<std::string> imports; // Gluon modules the kernel needs
 };

@@ -9,7 +9,7 @@ merged, a kernel counted once per target, and the library's entry in RESULTS
 replaced (with --gpu and --date when its runs had another GPU or day than the
 file's). With --keep-earlier, the entry's rows of kernels these runs did not
 check stay, each with the day and GPU it was checked on (`checked_on`,
-`gpu`), and the earlier
+`gpu`) unless --drop-hash names them, and the earlier
 runs stay listed: a partial run adds to the figures instead of dropping
 what it had no time for. The entry holds its runs, per-target totals (with the plain/anchor ratio
 distribution and the readable anchors' figures) and one row per kernel and
@@ -23,7 +23,7 @@ import pathlib
 KEEP = ("kernel", "hash", "transcribe", "plain_compiled", "compiled", "failed_in", "bit_exact",
         "plain_deterministic", "within_plain_spread", "verify", "audit_diff", "audit_cause",
         "parity_gate", "ratio", "plain_ms", "anchor_ms", "signature", "reuse", "readable", "not_run",
-        "blocked_by", "error", "plain_listing_error", "anchor_listing_error")
+        "blocked_by", "precision", "error", "plain_listing_error", "anchor_listing_error")
 
 
 def row_of(r):
@@ -66,6 +66,9 @@ def main():
     ap.add_argument("--date", help="the day of these runs, when not the file's")
     ap.add_argument("--keep-earlier", action="store_true",
                     help="keep the earlier rows of kernels these runs did not check")
+    ap.add_argument("--drop-hash", action="append", default=[], metavar="HASH",
+                    help="with --keep-earlier, leave out the earlier rows of this kernel hash (a "
+                         "launch that no longer happens: its driver was fixed)")
     a = ap.parse_args()
     rows, seen, runs = [], set(), []
     for d in map(pathlib.Path, a.runs):
@@ -88,11 +91,14 @@ def main():
         earlier_day = before.get("date") or doc.get("date")
         earlier_gpu = before.get("gpu") or doc.get("gpu")
         for r in before.get("kernels", []):
+            if any(r["hash"].startswith(h[:16]) for h in a.drop_hash):
+                continue
             if (r["hash"], r["target"]) not in seen:
                 seen.add((r["hash"], r["target"]))
                 rows.append(dict(r, checked_on=r.get("checked_on", earlier_day),
                                  gpu=r.get("gpu", earlier_gpu)))
-        runs = before.get("runs", []) + runs
+        # A run imported again is listed once.
+        runs = [r for r in before.get("runs", []) if r not in runs] + runs
     rows.sort(key=lambda r: (r["target"], r["kernel"], r["hash"]))
     notes = a.notes if a.notes is not None else before.get("notes", "")
     entry = dict(library=a.library, repository=a.repository, commit=a.commit, runs=runs,

@@ -14,7 +14,9 @@
 # `all` (default). SECONDS bounds each run (default 540): what it checked by
 # then is in its round log. TILEXFORM names the binary (default: the build's);
 # SKIP_CHECKED a round log (or results file) whose kernels every run leaves
-# out, so that a second run checks what the first had no time for.
+# out, so that a second run checks what the first had no time for;
+# RECHECK_HELPERS=1 still checks, on the GPU only, those of them whose readable
+# anchor calls helpers.
 # Results: OUT/<run>/round-log.jsonl and summary.json; OUT/logs/<run>.log.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -30,6 +32,7 @@ lock="$out/gpu.lock"
 harness=("$here/scripts/transcribe-check.py" --rounds "$rounds" --first-config
   --compile-only gfx942 --compile-only gfx950 --timing-lock "$lock" --readable)
 [ -n "${SKIP_CHECKED:-}" ] && harness+=(--skip-checked "$SKIP_CHECKED")
+[ -n "${RECHECK_HELPERS:-}" ] && harness+=(--recheck-helpers)
 [ -n "${TILEXFORM:-}" ] && harness+=(--tilexform "$TILEXFORM")
 
 pids=()

@@ -93,7 +93,8 @@ def main():
             lambda q, k, v, b, h: chunk_delta_rule(q, k, v, b, **{**kw, "initial_state": h}),
             q, k, v, beta, h0)
         run(f"fused_recurrent_gated_delta_rule/{tag}",
-            lambda q, k, v, g, b, h: fused_recurrent_gated_delta_rule(q, k, v, g, b,
+            # beta by name: the fourth and fifth parameters are g and gk
+            lambda q, k, v, g, b, h: fused_recurrent_gated_delta_rule(q, k, v, g, beta=b,
                                                                       **{**kw, "initial_state": h}),
             q, k, v, g, beta, h0)
 

@@ -1,0 +1,441 @@
+// Readable: the ops plain inlined from one call of a `@jit` helper of the
+// source become a call of a `@gluon.jit` helper of the anchor with the
+// source's name. Triton inlines the helper again when it compiles the
+// anchor, so its TTGIR keeps plain's ops in plain's order; layouts are the
+// module's constants, so a helper needs no layout passed to it.
+#include "Emitter.h"
+
+#include <fmt/format.h>
+#include <llvm/ADT/StringExtras.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+namespace tilexform::transcribe {
+
+using ir::Operation;
+using ir::Value;
+
+namespace {
+
+/// An op's position at each depth of inlining: the kernel's line first,
+/// then the line inside each helper it came through, the op's own last.
+std::vector<ir::CallSite> framesOf(const ir::SourceLoc &loc) {
+  std::vector<ir::CallSite> frames(loc.callers.rbegin(), loc.callers.rend());
+  frames.push_back({loc.file, loc.line, loc.col, loc.name});
+  return frames;
+}
+
+/// Triton's own `@jit` functions (`tl.max`, `tl.cdiv`, `tl.sigmoid`) are
+/// the language's, which Gluon spells itself: never a helper of the anchor.
+bool isTritonLibrary(llvm::StringRef file) {
+  return file.contains("triton/language/") || file.contains("triton\\language\\");
+}
+
+/// The Python text of a value that needs no name: a number, a float
+/// constant, None, True or False.
+bool isLiteralText(llvm::StringRef t) {
+  if (t == "None" || t == "True" || t == "False")
+    return true;
+  if (t.starts_with("float(\"") && t.ends_with("\")"))
+    return true;
+  t.consume_front("-");
+  if (t.empty() || !(llvm::isDigit(t[0]) || t[0] == '.'))
+    return false;
+  return llvm::all_of(
+      t, [](char c) { return llvm::isDigit(c) || c == '.' || c == 'e' || c == '-' || c == '+'; });
+}
+
+void walkOps(const Operation &op, const std::function<void(const Operation &)> &f) {
+  f(op);
+  for (auto &r : op.regions)
+    for (auto &b : r->blocks)
+      for (auto &o : b->ops)
+        walkOps(*o, f);
+}
+
+bool isTerminator(const Operation &op) {
+  return op.name == "scf.yield" || op.name == "scf.condition" || op.name == "tt.return" ||
+         op.name == "cf.br" || op.name == "cf.cond_br" || op.name == "tt.reduce.return" ||
+         op.name == "tt.scan.return";
+}
+
+/// The text between the parenthesis at `open` and its match, split at its
+/// top-level commas, each part trimmed; empty when it does not close.
+std::vector<std::string> splitArguments(llvm::StringRef text, size_t open) {
+  std::vector<std::string> parts;
+  int depth = 0;
+  size_t start = open + 1;
+  char quote = 0;
+  for (size_t i = open; i < text.size(); ++i) {
+    char c = text[i];
+    if (quote) {
+      quote = c == quote ? 0 : quote;
+      continue;
+    }
+    if (c == '"' || c == '\'')
+      quote = c;
+    else if (c == '(' || c == '[' || c == '{')
+      ++depth;
+    else if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) {
+        llvm::StringRef last = text.slice(start, i).trim();
+        if (!last.empty())
+          parts.push_back(last.str());
+        return parts;
+      }
+    } else if (c == ',' && depth == 1) {
+      parts.push_back(text.slice(start, i).trim().str());
+      start = i + 1;
+    }
+  }
+  return {};
+}
+
+} // namespace
+
+std::string Emitter::sourceText(const std::string &file, unsigned from, unsigned count) {
+  sourceLine(file, from); // loads the file
+  auto it = sources_.find(file);
+  std::string text;
+  if (it == sources_.end())
+    return text;
+  for (unsigned l = from; l != 0 && l <= it->second.size() && l < from + count; ++l)
+    text += it->second[l - 1] + "\n";
+  return text;
+}
+
+std::vector<std::string> Emitter::sourceParameters(const std::string &file, unsigned defLine) {
+  // `def f(x, s, BLOCK: tl.constexpr = 64):`, over several lines at most.
+  std::string text = sourceText(file, defLine, 20);
+  size_t open = text.find('(');
+  std::vector<std::string> params;
+  if (open == std::string::npos)
+    return params;
+  for (llvm::StringRef p : splitArguments(text, open)) {
+    p = p.split(':').first.split('=').first.trim();
+    p = p.ltrim('*');
+    params.push_back(p.str());
+  }
+  return params;
+}
+
+std::vector<std::pair<std::string, std::string>>
+Emitter::sourceCallArguments(const std::string &file, unsigned lineNo, const std::string &callee) {
+  // `w = scale_shift(v, s=s)` on the call's line (and the lines after it
+  // that the call runs over): each argument's keyword (empty for a
+  // positional one) and text.
+  std::string text = sourceText(file, lineNo, 20);
+  std::vector<std::pair<std::string, std::string>> args;
+  for (size_t at = text.find(callee); at != std::string::npos; at = text.find(callee, at + 1)) {
+    bool start = at == 0 || !(llvm::isAlnum(text[at - 1]) || text[at - 1] == '_' || text[at - 1] == '.');
+    size_t open = at + callee.size();
+    while (open < text.size() && text[open] == ' ')
+      ++open;
+    if (!start || open >= text.size() || text[open] != '(')
+      continue;
+    for (llvm::StringRef a : splitArguments(text, open)) {
+      auto [key, value] = a.split('=');
+      bool keyword = !value.empty() && Scope::isIdentifier(key.trim().str()) &&
+                     !value.starts_with("=");
+      if (keyword)
+        args.emplace_back(key.trim().str(), value.trim().str());
+      else
+        args.emplace_back("", a.str());
+    }
+    break;
+  }
+  return args;
+}
+
+std::string Emitter::sourceFunctionAt(const std::string &file, unsigned lineNo,
+                                      unsigned *defLine) {
+  // The innermost `def` above the line, indented less than it.
+  sourceLine(file, lineNo); // loads the file
+  auto it = sources_.find(file);
+  if (it == sources_.end() || lineNo == 0 || lineNo > it->second.size())
+    return "";
+  const std::vector<std::string> &lines = it->second;
+  auto indentOf = [](llvm::StringRef s) { return s.size() - s.ltrim().size(); };
+  size_t indent = indentOf(lines[lineNo - 1]);
+  for (size_t i = lineNo; i-- > 0;) {
+    llvm::StringRef l(lines[i]);
+    llvm::StringRef t = l.ltrim();
+    // A one-line function (`def exp2(x): return ...`) is its own line.
+    bool own = i + 1 == lineNo && t.starts_with("def ");
+    if (!own && (t.empty() || t.starts_with("#") || indentOf(l) >= indent))
+      continue;
+    if (!t.consume_front("def "))
+      return "";
+    t = t.ltrim();
+    if (defLine)
+      *defLine = unsigned(i + 1);
+    std::string name = t.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; }).str();
+    return Scope::isIdentifier(name) ? name : "";
+  }
+  return "";
+}
+
+void Emitter::countHelper(const std::string &name, const std::string &source, size_t calls) {
+  for (auto &h : helperFunctions_)
+    if (h.name == name) {
+      h.calls += calls;
+      return;
+    }
+  helperFunctions_.push_back({name, source, calls});
+}
+
+std::pair<std::string, unsigned> Emitter::positionAt(const ir::SourceLoc &loc) const {
+  std::vector<ir::CallSite> frames = framesOf(loc);
+  const ir::CallSite &f = frames[std::min<size_t>(size_t(depth_), frames.size() - 1)];
+  return {f.file, f.line};
+}
+
+void Emitter::planHelpers(const std::vector<std::vector<const Operation *>> &sequences) {
+  // The call an op came from at this depth: the position of the call in
+  // the code being written, when the op came through a helper of the
+  // source's own (the frame below it is not Triton's library).
+  using Key = std::tuple<std::string, unsigned, unsigned>;
+  unsigned defLineStore = 0;
+  std::string defFileStore;
+  unsigned *defLine = &defLineStore;
+  std::string *defFile = &defFileStore;
+  auto keyOf = [&](const Operation &op, std::string *callee) -> std::optional<Key> {
+    if (isTerminator(op))
+      return std::nullopt;
+    std::vector<ir::CallSite> frames = framesOf(op.loc);
+    size_t d = size_t(depth_);
+    if (frames.size() <= d + 1 || frames[d].line == 0 || isTritonLibrary(frames[d + 1].file))
+      return std::nullopt;
+    if (callee) {
+      *callee = sourceFunctionAt(frames[d + 1].file, frames[d + 1].line, defLine);
+      *defFile = frames[d + 1].file;
+    }
+    return Key{frames[d].file, frames[d].line, frames[d].col};
+  };
+  // How many ops each call has in all: a call whose ops plain moved apart
+  // (a constant hoisted, a value shared with the caller) stays inline.
+  std::map<Key, size_t> total;
+  for (auto &seq : sequences)
+    for (const Operation *o : seq)
+      walkOps(*o, [&](const Operation &op) {
+        if (auto k = keyOf(op, nullptr))
+          ++total[*k];
+      });
+  std::function<void(const std::vector<const Operation *> &)> plan =
+      [&](const std::vector<const Operation *> &ops) {
+    for (size_t i = 0; i < ops.size();) {
+      const Operation &first = *ops[i];
+      std::string callee;
+      auto key = keyOf(first, &callee);
+      if (!key) {
+        // A while's condition is folded as one test; no call is taken out of it.
+        if (first.name != "scf.while")
+          for (auto &r : first.regions)
+            for (auto &nb : r->blocks) {
+              std::vector<const Operation *> inner;
+              for (auto &o : nb->ops)
+                inner.push_back(o.get());
+              plan(inner);
+            }
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      size_t n = 0;
+      while (j < ops.size() && keyOf(*ops[j], nullptr) == key) {
+        walkOps(*ops[j], [&](const Operation &op) { n += keyOf(op, nullptr) == key; });
+        ++j;
+      }
+      if (!callee.empty() && n == total[*key]) {
+        HelperRun run;
+        run.ops.assign(ops.begin() + long(i), ops.begin() + long(j));
+        inHelperRun_.insert(run.ops.begin(), run.ops.end());
+        run.name = callee;
+        run.defFile = defFileStore;
+        run.defLine = defLineStore;
+        run.callFile = std::get<0>(*key);
+        run.callLine = std::get<1>(*key);
+        // The source's name is the helper's: no value of the caller takes it.
+        scope_.reserve(callee);
+        moduleScope().reserve(callee);
+        helperRuns_[run.ops.front()] = std::move(run);
+      }
+      i = j;
+    }
+  };
+  for (auto &seq : sequences)
+    plan(seq);
+}
+
+void Emitter::emitHelperCall(const HelperRun &run) {
+  std::set<const Operation *> inside;
+  for (const Operation *o : run.ops)
+    walkOps(*o, [&](const Operation &op) { inside.insert(&op); });
+  auto definedInside = [&](const Value *v) {
+    const Operation *d = v->definingOp;
+    if (!d && v->ownerBlock) {
+      // A block argument of a region inside the call.
+      for (const Operation *o : inside)
+        for (auto &r : o->regions)
+          for (auto &b : r->blocks)
+            if (b.get() == v->ownerBlock)
+              return true;
+      return false;
+    }
+    return d && inside.count(d);
+  };
+  // The helper's body in a scope of its own, one call deeper.
+  Emitter inner(m_, rec_, o_);
+  inner.depth_ = depth_ + 1;
+  inner.plan_ = plan_;
+  inner.functionNames_ = functionNames_;
+  inner.helperByBody_ = helperByBody_;
+  inner.displayNames_ = displayNames_;
+  inner.moduleScope_ = &moduleScope();
+  // Its parameters: the values it reads from the caller, in the order it
+  // first reads them; a literal is written inside instead.
+  std::vector<const Value *> reads;
+  std::set<const Value *> seen;
+  for (const Operation *o : run.ops)
+    walkOps(*o, [&](const Operation &op) {
+      for (const Value *v : op.operands) {
+        if (!v || definedInside(v) || !seen.insert(v).second)
+          continue;
+        std::string text = expr(v);
+        if (isLiteralText(text))
+          inner.bind(v, text);
+        else
+          reads.push_back(v);
+      }
+    });
+  // Where the source's call passes a value by the caller's name for it,
+  // the parameter takes the source's name and place; the others follow.
+  std::vector<std::string> defParams = sourceParameters(run.defFile, run.defLine);
+  std::vector<std::pair<std::string, std::string>> callArgs =
+      sourceCallArguments(run.callFile, run.callLine, run.name);
+  std::map<const Value *, std::pair<size_t, std::string>> placed;
+  for (size_t i = 0; i < callArgs.size(); ++i) {
+    auto &[keyword, text] = callArgs[i];
+    size_t at = i;
+    if (!keyword.empty())
+      at = size_t(std::find(defParams.begin(), defParams.end(), keyword) - defParams.begin());
+    if (at >= defParams.size() || !Scope::isIdentifier(defParams[at]))
+      continue;
+    for (const Value *v : reads)
+      if (!placed.count(v) && expr(v) == text) {
+        placed[v] = {at, defParams[at]};
+        break;
+      }
+  }
+  // One value read and one parameter: that parameter, whatever the call
+  // computed in its argument (`exp2(b_gn - b_gk)`).
+  if (reads.size() == 1 && defParams.size() == 1 && placed.empty() &&
+      Scope::isIdentifier(defParams[0]))
+    placed[reads[0]] = {0, defParams[0]};
+  std::stable_sort(reads.begin(), reads.end(), [&](const Value *a, const Value *b) {
+    size_t pa = placed.count(a) ? placed[a].first : SIZE_MAX;
+    size_t pb = placed.count(b) ? placed[b].first : SIZE_MAX;
+    return pa < pb;
+  });
+  std::vector<std::string> params, args;
+  for (const Value *v : reads) {
+    params.push_back(placed.count(v) ? inner.nameAs(v, placed[v].second) : inner.nameFor(v));
+    args.push_back(expr(v));
+  }
+  // Calls one level further in, inside this one.
+  inner.planHelpers({run.ops});
+  for (const Operation *o : run.ops)
+    inner.emitOp(*o);
+  // Its results: the values the caller reads afterwards. A literal is
+  // bound in the caller as it is.
+  std::vector<std::string> rets;
+  std::vector<const Value *> outs;
+  for (const Operation *o : run.ops)
+    for (const Value *r : o->results) {
+      bool usedOutside = std::any_of(r->uses.begin(), r->uses.end(),
+                                     [&](auto &u) { return !inside.count(u.first); });
+      if (!usedOutside)
+        continue;
+      std::string text = inner.expr(r);
+      if (isLiteralText(text)) {
+        bind(r, text);
+        continue;
+      }
+      rets.push_back(text);
+      outs.push_back(r);
+    }
+  // `y = expr` as the body's last line, returned alone: `return expr`.
+  std::string &body = inner.body_;
+  llvm::StringRef last = llvm::StringRef(body).rtrim('\n');
+  last = last.substr(last.rfind('\n') + 1);
+  std::string assigned = rets.size() == 1 ? "    " + rets[0] + " = " : "";
+  if (!assigned.empty() && last.starts_with(assigned)) {
+    std::string value = last.substr(assigned.size()).str();
+    body.resize(body.size() - last.size() - 1);
+    body += "    return " + value + "\n";
+  } else if (!rets.empty()) {
+    // Under the helper's last line (a folded op set none).
+    auto [file, at] = inner.positionAt(run.ops.back()->loc);
+    if (at != 0) {
+      inner.curFile_ = file;
+      inner.curLine_ = at;
+    }
+    inner.line("return " + llvm::join(rets, ", "));
+  }
+  if (body.empty())
+    body = "    pass\n";
+  for (auto &g : inner.gaps_)
+    gaps_.push_back(g);
+  for (auto &n : inner.notCarried_)
+    notCarried_.push_back(n);
+  imports_.insert(inner.imports_.begin(), inner.imports_.end());
+  shapeConstants_.insert(inner.shapeConstants_.begin(), inner.shapeConstants_.end());
+  for (auto &h : inner.helpers_)
+    helpers_.push_back(h);
+  helperByBody_ = inner.helperByBody_;
+  opsTotal_ += inner.opsTotal_;
+  opsDone_ += inner.opsDone_;
+  // One helper per distinct body: a second call with the same code calls
+  // the first one's.
+  std::string key = "def " + run.name + "(" + llvm::join(params, ", ") + "):\n" + body;
+  std::string name;
+  if (auto it = helperByBody_.find(key); it != helperByBody_.end()) {
+    name = it->second;
+  } else {
+    // The source's name for its first body, then name_1, name_2, ...
+    bool taken = std::any_of(helperByBody_.begin(), helperByBody_.end(),
+                             [&](auto &kv) { return kv.second == run.name; });
+    name = taken ? moduleScope().fresh(run.name) : run.name;
+    helperByBody_[key] = name;
+    helpers_.push_back(
+        fmt::format("@gluon.jit\ndef {}({}):\n{}", name, llvm::join(params, ", "), body));
+  }
+  scope_.reserve(name);
+  for (auto &h : inner.helperFunctions_)
+    countHelper(h.name, h.source, h.calls);
+  countHelper(name, run.name, 1);
+  // The call, under the caller's line.
+  if (!inner_) {
+    auto [file, at] = positionAt(run.ops.front()->loc);
+    if (at != 0) {
+      curFile_ = file;
+      curLine_ = at;
+    }
+  }
+  // The caller's names; a second result the caller's line names the same
+  // (a value plain shares between the helper and what follows) takes the
+  // helper's own name for it.
+  std::vector<std::string> names;
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const Value *v = outs[i];
+    bool shadowed = i + 1 < outs.size() && !scope_.named(v) &&
+                    sourceName(v) == sourceName(outs.back()) && Scope::isIdentifier(rets[i]);
+    names.push_back(shadowed ? nameAs(v, rets[i]) : nameFor(v));
+  }
+  std::string call = fmt::format("{}({})", name, llvm::join(args, ", "));
+  line(names.empty() ? call : llvm::join(names, ", ") + " = " + call);
+}
+
+} // namespace tilexform::transcribe
