@@ -253,6 +253,9 @@ struct Use {
   size_t tok;
   std::string keyword; // "" positional, "[" bracketed, else the keyword before it
   bool listContinuation = false;
+  // The first operand inside its `[...]`: several bracketed groups in a
+  // row (`[%a, %b], [%c]`) are several segments.
+  bool opensBracket = false;
 };
 
 struct OpScan {
@@ -984,9 +987,10 @@ llvm::Expected<std::unique_ptr<Operation>> Parser::parseOp(Block *parent) {
       u.name = name;
       u.tok = p_;
       size_t prev = p_ - 1;
-      if (!stack.empty() && kind(stack.back().tok) == TokenKind::LSquare)
+      if (!stack.empty() && kind(stack.back().tok) == TokenKind::LSquare) {
         u.keyword = "[";
-      else if (prev > scan.nameTok && kind(prev) == TokenKind::BareId)
+        u.opensBracket = kind(prev) == TokenKind::LSquare;
+      } else if (prev > scan.nameTok && kind(prev) == TokenKind::BareId)
         u.keyword = spell(prev).str();
       else if (prev > scan.nameTok + 1 && kind(prev) == TokenKind::Equal &&
                kind(prev - 1) == TokenKind::BareId)
@@ -1368,7 +1372,10 @@ void Parser::assignSegments(Operation *op, const OpScan &scan) {
         !s->segments[lastSeg].keyword.empty() && s->segments[lastSeg].keyword != "[")
       chosen = lastSeg;
     else if (!kw.empty()) {
-      if (lastSeg >= 0 && s->segments[lastSeg].keyword == kw && s->segments[lastSeg].variadic)
+      bool nextGroup = use.opensBracket && lastSeg >= 0 && s->segments[lastSeg].keyword == "[";
+      if (nextGroup)
+        cur = size_t(lastSeg) + 1;
+      else if (lastSeg >= 0 && s->segments[lastSeg].keyword == kw && s->segments[lastSeg].variadic)
         chosen = lastSeg;
       for (size_t k = cur; chosen < 0 && k < nseg; ++k)
         if (s->segments[k].keyword == kw)

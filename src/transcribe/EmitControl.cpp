@@ -35,6 +35,12 @@ std::string withoutSuffix(std::string n) {
 /// when the source gave it one, else the value the body yields for it, else
 /// its initial value's.
 std::string carriedName(Emitter &e, const Value *arg, const Operation *yielded, const Value *init) {
+  // A pipeliner's counter is named after its role (`stage`, `phase`).
+  if (yielded && !yielded->results.empty()) {
+    std::string n = e.sourceName(yielded->results[0]);
+    if (n == "stage" || n == "fill_stage" || n == "phase")
+      return n;
+  }
   std::string own = withoutSuffix(arg->name);
   if (!own.empty() && own.rfind("arg", 0) != 0 && !std::isdigit(static_cast<unsigned char>(own[0])))
     return own;

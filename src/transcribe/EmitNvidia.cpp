@@ -10,6 +10,7 @@
 #include <mlir/IR/BuiltinTypes.h>
 
 #include <map>
+#include <set>
 
 namespace tilexform::transcribe {
 
@@ -17,6 +18,91 @@ using ir::Operation;
 using ir::Value;
 
 namespace {
+
+/// The tensormap_create of an in-kernel descriptor's scratch buffer, or
+/// null when `alloc` is not one: a global_scratch_alloc whose uses are one
+/// tensormap_create, fences and reinterpret_tensor_descriptor.
+const Operation *descriptorScratch(const Operation &alloc) {
+  if (alloc.name != "ttg.global_scratch_alloc" || alloc.results.size() != 1)
+    return nullptr;
+  const Operation *create = nullptr;
+  bool read = false;
+  for (auto &[user, _] : alloc.results[0]->uses) {
+    if (user->name == "ttng.tensormap_create" && user->operand("desc_ptr") == alloc.results[0]) {
+      if (create)
+        return nullptr;
+      create = user;
+    } else if (user->name == "ttng.reinterpret_tensor_descriptor") {
+      read = true;
+    } else if (user->name != "ttng.tensormap_fenceproxy_acquire") {
+      return nullptr;
+    }
+  }
+  return read ? create : nullptr;
+}
+
+/// A byte stride of the tensormap as the element stride it was made from:
+/// `arith.muli %s, %c2_i64` (the element's bytes) is %s, a constant is
+/// divided, a 1-byte element's stride is itself.
+std::string elementStride(Emitter &e, const Value *v, int64_t bytes) {
+  const Operation *d = v ? v->definingOp : nullptr;
+  if (bytes == 1 || !d)
+    return e.expr(v);
+  auto integer = [](const Operation *c) -> std::optional<int64_t> {
+    int64_t n = 0;
+    auto lit = c && c->name == "arith.constant" ? constantValue(*c) : std::nullopt;
+    if (!lit || lit->dense || llvm::StringRef(lit->text).getAsInteger(10, n))
+      return std::nullopt;
+    return n;
+  };
+  if (auto n = integer(d))
+    return *n % bytes == 0 ? std::to_string(*n / bytes) : "";
+  if (d->name == "arith.muli" && d->operands.size() == 2)
+    for (size_t i = 0; i < 2; ++i)
+      if (auto n = integer(d->operands[1 - i]->definingOp); n && *n == bytes)
+        return e.expr(d->operands[i]);
+  return "";
+}
+
+void emitMakeDescriptor(Emitter &e, const Operation &op) {
+  const Value *p = op.operand("rawDesc");
+  const Operation *create = p && p->definingOp ? descriptorScratch(*p->definingOp) : nullptr;
+  auto tt = op.results.empty() ? ir::TritonType()
+                               : mlir::dyn_cast_or_null<ir::TritonType>(op.results[0]->type);
+  if (!create || !tt)
+    return e.gap("op", op.name, op.pos.line,
+                 "a descriptor read from memory the kernel did not write it into (only "
+                 "tl.make_tensor_descriptor's are spelled)");
+  const auto &info = tt.info();
+  int64_t bytes = info.elementType ? (info.elementType.getIntOrFloatBitWidth() + 7) / 8 : 0;
+  auto dims = create->operandGroup("global_dim");
+  auto strides = create->operandGroup("global_stride");
+  if (bytes <= 0 || dims.size() != info.shape.size() || strides.size() + 1 != dims.size() ||
+      create->intAttr("interleave_layout").value_or(0) != 0)
+    return e.gap("op", op.name, op.pos.line,
+                 "a tensormap whose dimensions, strides or interleave do not read back as "
+                 "tl.make_tensor_descriptor's");
+  // The tensormap lists the innermost dimension first and leaves out its
+  // stride of 1.
+  std::vector<std::string> shape, stride;
+  for (auto it = dims.rbegin(); it != dims.rend(); ++it)
+    shape.push_back(e.expr(*it));
+  for (auto it = strides.rbegin(); it != strides.rend(); ++it) {
+    std::string s = elementStride(e, *it, bytes);
+    if (s.empty())
+      return e.gap("op", op.name, op.pos.line,
+                   "a tensormap stride that is not an element stride times the element's bytes");
+    stride.push_back(s);
+  }
+  stride.push_back("1");
+  e.need("tma");
+  std::string padding =
+      create->intAttr("fill_mode").value_or(0) == 1 ? ", padding_option=\"nan\"" : "";
+  e.statement(op, fmt::format("tma.make_tensor_descriptor({}, [{}], [{}], {}, {}{})",
+                              e.expr(create->operand("global_address")), llvm::join(shape, ", "),
+                              llvm::join(stride, ", "), listText(info.shape),
+                              e.layoutOf(op.results[0]->type, op.pos.line), padding));
+}
 
 const Spelling kNvidiaSpellings[] = {
     {"ttng.fence_async_shared",
@@ -87,6 +173,33 @@ const Spelling kNvidiaSpellings[] = {
                           e.expr(op.operand("desc")), llvm::join(coord, ", "),
                           e.expr(op.operand("src")), op.pos.line));
      }},
+    // An in-kernel tensor descriptor (`tl.make_tensor_descriptor`): plain's
+    // TTGIR has it lowered (a 128-byte scratch buffer, the tensormap written
+    // into it, a fence, the pointer read as a descriptor); Gluon's
+    // `tma.make_tensor_descriptor` is lowered to the same ops by the same
+    // pass. The scratch buffer, the create and the fence are the call's.
+    {"ttg.global_scratch_alloc",
+     [](Emitter &e, const Operation &op) {
+       if (!descriptorScratch(op))
+         return e.gap("op", op.name, op.pos.line,
+                      "a global scratch buffer used other than for an in-kernel tensor "
+                      "descriptor");
+       e.bind(op.results[0], "None");
+     }},
+    {"ttng.tensormap_create",
+     [](Emitter &e, const Operation &op) {
+       const Value *p = op.operand("desc_ptr");
+       if (!p || !p->definingOp || !descriptorScratch(*p->definingOp))
+         e.gap("op", op.name, op.pos.line,
+               "a tensormap written other than into an in-kernel descriptor's scratch buffer");
+     }},
+    {"ttng.tensormap_fenceproxy_acquire",
+     [](Emitter &e, const Operation &op) {
+       const Value *p = op.operand("desc_ptr");
+       if (!p || !p->definingOp || !descriptorScratch(*p->definingOp))
+         e.gap("op", op.name, op.pos.line, "a fence on a tensormap of no in-kernel descriptor");
+     }},
+    {"ttng.reinterpret_tensor_descriptor", emitMakeDescriptor},
     {"ttng.async_tma_store_wait",
      [](Emitter &e, const Operation &op) {
        e.need("tma");
@@ -96,6 +209,26 @@ const Spelling kNvidiaSpellings[] = {
 };
 
 } // namespace
+
+std::set<const Operation *> descriptorStrideOps(const ir::Module &m) {
+  // The multiplies of an element stride by the element's bytes that only
+  // in-kernel descriptors' tensormaps read: Gluon's lowering makes them.
+  std::set<const Operation *> out;
+  m.walk([&](const Operation *op) {
+    if (op->name != "ttng.tensormap_create")
+      return;
+    const Value *p = op->operand("desc_ptr");
+    if (!p || !p->definingOp || !descriptorScratch(*p->definingOp))
+      return;
+    for (const Value *v : op->operandGroup("global_stride")) {
+      const Operation *d = v ? v->definingOp : nullptr;
+      if (d && d->name == "arith.muli" &&
+          llvm::all_of(v->uses, [](auto &u) { return u.first->name == "ttng.tensormap_create"; }))
+        out.insert(d);
+    }
+  });
+  return out;
+}
 
 void addNvidiaEmitters(EmitterTable &t) { addSpellings(t, kNvidiaSpellings); }
 

@@ -90,7 +90,45 @@ std::string withoutSuffix(std::string n) {
 
 } // namespace
 
+namespace {
+
+/// The name of a value plain's pipeliner made, from its role: the index of
+/// a ring's stage, the phase of a barrier wait.
+std::string roleName(const Value *v) {
+  for (auto &[u, _] : v->uses) {
+    if (u->name == "ttg.memdesc_index" && u->operand("index") == v && !u->results.empty()) {
+      // The stage copies fill, or the one the loop reads.
+      for (auto &[w, __] : u->results[0]->uses)
+        for (const char *dst : {"result", "dst", "dest"})
+          if (w->operand(dst) == u->results[0] && w->name != "ttg.local_load")
+            return "fill_stage";
+      return "stage";
+    }
+    if (u->name == "ttng.wait_barrier" && u->operand("phase") == v)
+      return "phase";
+  }
+  return "";
+}
+
+/// Whether an allocation holds barriers: a view of it, or it, is initialised
+/// as one.
+bool holdsBarriers(const Value *alloc) {
+  for (auto &[u, _] : alloc->uses) {
+    if (u->name == "ttng.init_barrier")
+      return true;
+    if (u->name == "ttg.memdesc_index" && !u->results.empty())
+      for (auto &[w, __] : u->results[0]->uses)
+        if (w->name == "ttng.init_barrier")
+          return true;
+  }
+  return false;
+}
+
+} // namespace
+
 std::string Emitter::sourceName(const Value *v) const {
+  if (std::string role = roleName(v); !role.empty())
+    return role;
   std::string base;
   if (const Operation *d = v->definingOp) {
     // The name the line being written gives it (an inlined helper's op is
@@ -106,6 +144,13 @@ std::string Emitter::sourceName(const Value *v) const {
     base = withoutSuffix(v->name);
   if (base.empty() || std::all_of(base.begin(), base.end(), [](char c) { return std::isdigit(c); }))
     base = "v" + base;
+  // Buffers and barriers say so: `k_smem`, `k_bar`.
+  if (const Operation *d = v->definingOp; d && d->name == "ttg.local_alloc") {
+    llvm::StringRef b(base);
+    std::string suffix = holdsBarriers(v) ? "_bar" : "_smem";
+    if (!b.ends_with(suffix) && !b.ends_with("bar") && !b.ends_with("smem"))
+      base += suffix;
+  }
   return base;
 }
 
@@ -596,6 +641,11 @@ void Emitter::emitNested(const ir::Block *b, const std::vector<std::string> &tar
 }
 
 void Emitter::emitOp(const Operation &op) {
+  if (absorbed_.count(&op)) {
+    ++opsTotal_;
+    ++opsDone_;
+    return;
+  }
   if (!folding_ && inHelperRun_.count(&op) && !helperRuns_.count(&op))
     return; // written by its helper
   if (readable() && !folding_)

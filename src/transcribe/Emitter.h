@@ -43,6 +43,10 @@ void addNvidiaEmitters(EmitterTable &t);
 void addAmdEmitters(EmitterTable &t);
 void addControlEmitters(EmitterTable &t);
 
+/// Ops an in-kernel tensor descriptor's spelling stands for though they are
+/// not its own (the byte strides of its tensormap).
+std::set<const ir::Operation *> descriptorStrideOps(const ir::Module &m);
+
 class Emitter {
 public:
   Emitter(const ir::Module &m, const analysis::RecoverReport &rec, const TranscribeOptions &o);
@@ -207,6 +211,7 @@ private:
   void pipelineNote(const ir::Operation &op);
   std::map<const ir::Operation *, std::string> notes_, phases_;
 
+  std::set<const ir::Operation *> absorbed_; // written by another op's spelling
   int depth_ = 0; // calls of inlined helpers around the code being written
   std::map<const ir::Operation *, HelperRun> helperRuns_;
   /// The helpers written, in the order written, and their calls.

@@ -129,7 +129,8 @@ Emitter::sourceCallArguments(const std::string &file, unsigned lineNo, const std
   std::string text = sourceText(file, lineNo, 20);
   std::vector<std::pair<std::string, std::string>> args;
   for (size_t at = text.find(callee); at != std::string::npos; at = text.find(callee, at + 1)) {
-    bool start = at == 0 || !(llvm::isAlnum(text[at - 1]) || text[at - 1] == '_' || text[at - 1] == '.');
+    bool start =
+        at == 0 || !(llvm::isAlnum(text[at - 1]) || text[at - 1] == '_' || text[at - 1] == '.');
     size_t open = at + callee.size();
     while (open < text.size() && text[open] == ' ')
       ++open;
@@ -137,8 +138,8 @@ Emitter::sourceCallArguments(const std::string &file, unsigned lineNo, const std
       continue;
     for (llvm::StringRef a : splitArguments(text, open)) {
       auto [key, value] = a.split('=');
-      bool keyword = !value.empty() && Scope::isIdentifier(key.trim().str()) &&
-                     !value.starts_with("=");
+      bool keyword =
+          !value.empty() && Scope::isIdentifier(key.trim().str()) && !value.starts_with("=");
       if (keyword)
         args.emplace_back(key.trim().str(), value.trim().str());
       else
@@ -149,8 +150,7 @@ Emitter::sourceCallArguments(const std::string &file, unsigned lineNo, const std
   return args;
 }
 
-std::string Emitter::sourceFunctionAt(const std::string &file, unsigned lineNo,
-                                      unsigned *defLine) {
+std::string Emitter::sourceFunctionAt(const std::string &file, unsigned lineNo, unsigned *defLine) {
   // The innermost `def` above the line, indented less than it.
   sourceLine(file, lineNo); // loads the file
   auto it = sources_.find(file);
@@ -225,46 +225,46 @@ void Emitter::planHelpers(const std::vector<std::vector<const Operation *>> &seq
       });
   std::function<void(const std::vector<const Operation *> &)> plan =
       [&](const std::vector<const Operation *> &ops) {
-    for (size_t i = 0; i < ops.size();) {
-      const Operation &first = *ops[i];
-      std::string callee;
-      auto key = keyOf(first, &callee);
-      if (!key) {
-        // A while's condition is folded as one test; no call is taken out of it.
-        if (first.name != "scf.while")
-          for (auto &r : first.regions)
-            for (auto &nb : r->blocks) {
-              std::vector<const Operation *> inner;
-              for (auto &o : nb->ops)
-                inner.push_back(o.get());
-              plan(inner);
-            }
-        ++i;
-        continue;
-      }
-      size_t j = i;
-      size_t n = 0;
-      while (j < ops.size() && keyOf(*ops[j], nullptr) == key) {
-        walkOps(*ops[j], [&](const Operation &op) { n += keyOf(op, nullptr) == key; });
-        ++j;
-      }
-      if (!callee.empty() && n == total[*key]) {
-        HelperRun run;
-        run.ops.assign(ops.begin() + long(i), ops.begin() + long(j));
-        inHelperRun_.insert(run.ops.begin(), run.ops.end());
-        run.name = callee;
-        run.defFile = defFileStore;
-        run.defLine = defLineStore;
-        run.callFile = std::get<0>(*key);
-        run.callLine = std::get<1>(*key);
-        // The source's name is the helper's: no value of the caller takes it.
-        scope_.reserve(callee);
-        moduleScope().reserve(callee);
-        helperRuns_[run.ops.front()] = std::move(run);
-      }
-      i = j;
-    }
-  };
+        for (size_t i = 0; i < ops.size();) {
+          const Operation &first = *ops[i];
+          std::string callee;
+          auto key = keyOf(first, &callee);
+          if (!key) {
+            // A while's condition is folded as one test; no call is taken out of it.
+            if (first.name != "scf.while")
+              for (auto &r : first.regions)
+                for (auto &nb : r->blocks) {
+                  std::vector<const Operation *> inner;
+                  for (auto &o : nb->ops)
+                    inner.push_back(o.get());
+                  plan(inner);
+                }
+            ++i;
+            continue;
+          }
+          size_t j = i;
+          size_t n = 0;
+          while (j < ops.size() && keyOf(*ops[j], nullptr) == key) {
+            walkOps(*ops[j], [&](const Operation &op) { n += keyOf(op, nullptr) == key; });
+            ++j;
+          }
+          if (!callee.empty() && n == total[*key]) {
+            HelperRun run;
+            run.ops.assign(ops.begin() + long(i), ops.begin() + long(j));
+            inHelperRun_.insert(run.ops.begin(), run.ops.end());
+            run.name = callee;
+            run.defFile = defFileStore;
+            run.defLine = defLineStore;
+            run.callFile = std::get<0>(*key);
+            run.callLine = std::get<1>(*key);
+            // The source's name is the helper's: no value of the caller takes it.
+            scope_.reserve(callee);
+            moduleScope().reserve(callee);
+            helperRuns_[run.ops.front()] = std::move(run);
+          }
+          i = j;
+        }
+      };
   for (auto &seq : sequences)
     plan(seq);
 }
@@ -289,6 +289,7 @@ void Emitter::emitHelperCall(const HelperRun &run) {
   // The helper's body in a scope of its own, one call deeper.
   Emitter inner(m_, rec_, o_);
   inner.depth_ = depth_ + 1;
+  inner.absorbed_ = absorbed_;
   inner.plan_ = plan_;
   inner.functionNames_ = functionNames_;
   inner.helperByBody_ = helperByBody_;

@@ -22,8 +22,7 @@ namespace {
 
 bool isCopyIn(const Operation &op) {
   return op.name == "ttg.async_copy_global_to_local" ||
-         op.name == "ttng.async_tma_copy_global_to_local" ||
-         op.name == "amdg.buffer_load_to_local";
+         op.name == "ttng.async_tma_copy_global_to_local" || op.name == "amdg.buffer_load_to_local";
 }
 
 /// How a ring's buffers are filled, from the users of the views its
@@ -62,9 +61,8 @@ void Emitter::planPipelineNotes(const Operation &fn) {
   std::function<void(const Operation &)> walk = [&](const Operation &op) {
     if (op.name == "ttg.local_alloc" && !op.results.empty() && !op.operand("src")) {
       const Value *v = op.results[0];
-      bool indexed = std::any_of(v->uses.begin(), v->uses.end(), [](auto &u) {
-        return u.first->name == "ttg.memdesc_index";
-      });
+      bool indexed = std::any_of(v->uses.begin(), v->uses.end(),
+                                 [](auto &u) { return u.first->name == "ttg.memdesc_index"; });
       auto tt = mlir::dyn_cast_or_null<ir::TritonType>(v->type);
       if (indexed && tt) {
         auto info = tt.info();
@@ -74,12 +72,16 @@ void Emitter::planPipelineNotes(const Operation &fn) {
           std::vector<int64_t> one(dims.begin() + 1, dims.end());
           bool barriers = how == "barriers";
           notes_[&op] =
-              barriers ? fmt::format("a ring of {} barrier{}, one per stage", dims[0],
-                                     dims[0] == 1 ? "" : "s")
-                       : fmt::format("a ring of {} buffer{} of {} {}, one per stage{}", dims[0],
-                                     dims[0] == 1 ? "" : "s", llvm::join(llvm::map_range(one, [](int64_t d) { return std::to_string(d); }), "x"),
-                                     llvm::StringRef(dtypeOf(v->type, op.pos.line)).drop_front(3).str(),
-                                     how.empty() ? "" : ", filled by " + how);
+              barriers
+                  ? fmt::format("a ring of {} barrier{}, one per stage", dims[0],
+                                dims[0] == 1 ? "" : "s")
+                  : fmt::format(
+                        "a ring of {} buffer{} of {} {}, one per stage{}", dims[0],
+                        dims[0] == 1 ? "" : "s",
+                        llvm::join(
+                            llvm::map_range(one, [](int64_t d) { return std::to_string(d); }), "x"),
+                        llvm::StringRef(dtypeOf(v->type, op.pos.line)).drop_front(3).str(),
+                        how.empty() ? "" : ", filled by " + how);
         }
       }
     }

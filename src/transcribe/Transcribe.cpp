@@ -78,6 +78,7 @@ void Emitter::emitNoinlineFunction(const Operation &fn, const std::string &name)
   // to the module (imports, constants, combine functions) is the module's.
   Emitter inner(m_, rec_, o_);
   inner.inner_ = true;
+  inner.absorbed_ = descriptorStrideOps(m_);
   inner.functionNames_ = functionNames_;
   inner.helperByBody_ = helperByBody_;
   if (readable()) {
@@ -139,6 +140,7 @@ llvm::Expected<TranscribeReport> Emitter::run() {
   for (const Operation *f : functions)
     if (f != fn)
       emitNoinlineFunction(*f, functionNames_[f->symbol]);
+  absorbed_ = descriptorStrideOps(m_);
   if (readable()) {
     ownPlan_ = planFolds(*fn);
     plan_ = &ownPlan_;
