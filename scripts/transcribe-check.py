@@ -572,6 +572,9 @@ def check_readable(rec, d, opts, fn, snap, grid, plain_tensors, named_params):
     if code != 0:
         r["transcribe"] = doc.get("verdict") if doc else f"exit {code}: {err.strip()[-300:]}"
         return r, None
+    # How many @gluon.jit helpers it writes for the source's inlined ones
+    # (a row with the field was checked by a build that writes them).
+    r["helpers"] = len(doc.get("helpers", [])) if doc else 0
     try:
         sizes = load_anchor_size()
         r["anchor_lines"] = sizes.anchor_size((d / "readable.py").read_text())
@@ -1011,6 +1014,27 @@ def summarize(rows):
     return s
 
 
+def helper_checked_hashes(path):
+    """The kernel hashes of an earlier round log whose readable anchor was
+    checked by a build that writes helpers (its row says how many)."""
+    text = pathlib.Path(path).read_text()
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        doc = None
+    if isinstance(doc, dict) and "libraries" in doc:
+        rows = [k for lib in doc["libraries"] for k in lib.get("kernels", [])]
+    else:
+        rows = []
+        for line in text.splitlines():
+            try:
+                rows.append(json.loads(line))
+            except ValueError:
+                continue
+    return {r.get("hash") for r in rows
+            if isinstance(r, dict) and isinstance(r.get("readable"), dict) and "helpers" in r["readable"]}
+
+
 def checked_hashes(path):
     """The kernel hashes an earlier run checked: a round log (one JSON object
     a line) or a results file such as tests/transcribe/real/device-results.json
@@ -1060,7 +1084,8 @@ def main():
     ap.add_argument("--recheck-helpers", action="store_true",
                     help="with --skip-checked: check again, on this GPU only, a skipped kernel "
                          "whose readable anchor calls helpers (the source's inlined @jit "
-                         "functions): what a transcriber change to helpers can move")
+                         "functions) unless its row there was checked by a build that writes "
+                         "them (readable.helpers): what a transcriber change to helpers can move")
     ap.add_argument("--first-config", action="store_true",
                     help="autotuned kernels run the first of their (pruned) configs instead of "
                          "benchmarking every one: faster over a whole library")
@@ -1152,10 +1177,12 @@ def main():
     log = open(out / "round-log.jsonl", "w")
     cap.local.busy = True
     done_before = checked_hashes(opts.skip_checked) if opts.skip_checked else set()
+    helpers_done = helper_checked_hashes(opts.skip_checked) if opts.recheck_helpers else set()
     for h, rec in sorted(cap.kernels.items(), key=lambda kv: kv[1]["order"]):
         recheck = False
         if any(h.startswith(d) for d in done_before):
-            if not (opts.recheck_helpers and has_helpers(rec, out, opts)):
+            if (not opts.recheck_helpers or any(h.startswith(d) for d in helpers_done if d)
+                    or not has_helpers(rec, out, opts)):
                 continue
             recheck = True
         if shard and rec["order"] % shard[1] != shard[0]:
