@@ -170,6 +170,10 @@ private:
   /// A noinline function of the dump other than the kernel, as a
   /// `@gluon.jit(noinline=True)` function of the module.
   void emitNoinlineFunction(const ir::Operation &fn, const std::string &name);
+  /// Takes what an emitter of a function of its own (a helper, a noinline
+  /// function) added to the module: gaps, imports, constants, functions and
+  /// its op counts.
+  void adopt(const Emitter &inner);
 
   // Readable: inlined helpers of the source (Helpers.cpp).
   /// The ops of one call of a source `@jit` helper that plain inlined,

@@ -387,17 +387,7 @@ void Emitter::emitHelperCall(const HelperRun &run) {
   }
   if (body.empty())
     body = "    pass\n";
-  for (auto &g : inner.gaps_)
-    gaps_.push_back(g);
-  for (auto &n : inner.notCarried_)
-    notCarried_.push_back(n);
-  imports_.insert(inner.imports_.begin(), inner.imports_.end());
-  shapeConstants_.insert(inner.shapeConstants_.begin(), inner.shapeConstants_.end());
-  for (auto &h : inner.helpers_)
-    helpers_.push_back(h);
-  helperByBody_ = inner.helperByBody_;
-  opsTotal_ += inner.opsTotal_;
-  opsDone_ += inner.opsDone_;
+  adopt(inner);
   // One helper per distinct body: a second call with the same code calls
   // the first one's.
   std::string key = "def " + run.name + "(" + llvm::join(params, ", ") + "):\n" + body;
@@ -414,8 +404,6 @@ void Emitter::emitHelperCall(const HelperRun &run) {
         fmt::format("@gluon.jit\ndef {}({}):\n{}", name, llvm::join(params, ", "), body));
   }
   scope_.reserve(name);
-  for (auto &h : inner.helperFunctions_)
-    countHelper(h.name, h.source, h.calls);
   countHelper(name, run.name, 1);
   // The call, under the caller's line.
   if (!inner_) {

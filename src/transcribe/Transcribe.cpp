@@ -93,22 +93,25 @@ void Emitter::emitNoinlineFunction(const Operation &fn, const std::string &name)
     params.push_back(a->paramName.empty() ? inner.nameFor(a)
                                           : inner.scope_.nameFor(a, a->paramName));
   inner.emitFunctionBody(*fn.regions[0]);
-  for (auto &g : inner.gaps_)
-    gaps_.push_back(g);
-  for (auto &n : inner.notCarried_)
-    notCarried_.push_back(n);
-  imports_.insert(inner.imports_.begin(), inner.imports_.end());
-  shapeConstants_.insert(inner.shapeConstants_.begin(), inner.shapeConstants_.end());
-  for (auto &h : inner.helpers_)
-    helpers_.push_back(h);
-  for (auto &h : inner.helperFunctions_)
-    countHelper(h.name, h.source, h.calls);
-  helperByBody_ = inner.helperByBody_;
-  opsTotal_ += inner.opsTotal_ + 1;
-  opsDone_ += inner.opsDone_ + 1;
+  adopt(inner);
+  ++opsTotal_; // the function itself
+  ++opsDone_;
   helpers_.push_back(fmt::format("@gluon.jit(noinline=True)\ndef {}({}):  # line {}\n{}", name,
                                  llvm::join(params, ", "), fn.pos.line,
                                  inner.body_.empty() ? "    pass\n" : inner.body_));
+}
+
+void Emitter::adopt(const Emitter &inner) {
+  gaps_.insert(gaps_.end(), inner.gaps_.begin(), inner.gaps_.end());
+  notCarried_.insert(notCarried_.end(), inner.notCarried_.begin(), inner.notCarried_.end());
+  imports_.insert(inner.imports_.begin(), inner.imports_.end());
+  shapeConstants_.insert(inner.shapeConstants_.begin(), inner.shapeConstants_.end());
+  helpers_.insert(helpers_.end(), inner.helpers_.begin(), inner.helpers_.end());
+  for (auto &h : inner.helperFunctions_)
+    countHelper(h.name, h.source, h.calls);
+  helperByBody_ = inner.helperByBody_;
+  opsTotal_ += inner.opsTotal_;
+  opsDone_ += inner.opsDone_;
 }
 
 llvm::Expected<TranscribeReport> Emitter::run() {
