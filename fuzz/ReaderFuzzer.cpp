@@ -25,13 +25,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // The transcriber and the pipeline facts parity-gate reads stand on
     // the same module.
     (void)tilexform::analysis::hotLoopPipeline(**m);
-    for (bool gaps : {false, true}) {
-      tilexform::transcribe::TranscribeOptions to;
-      to.allowGaps = gaps;
-      auto t = tilexform::transcribe::transcribe(**m, report, to);
-      if (!t)
-        llvm::consumeError(t.takeError());
-    }
+    using tilexform::transcribe::Style;
+    for (Style style : {Style::Faithful, Style::Readable})
+      for (bool gaps : {false, true}) {
+        tilexform::transcribe::TranscribeOptions to;
+        to.allowGaps = gaps;
+        to.style = style;
+        auto t = tilexform::transcribe::transcribe(**m, report, to);
+        if (!t)
+          llvm::consumeError(t.takeError());
+      }
     std::string generic;
     llvm::raw_string_ostream os(generic);
     tilexform::ir::printGeneric(**m, os);
