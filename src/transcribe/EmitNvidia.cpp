@@ -10,6 +10,7 @@
 #include <mlir/IR/BuiltinTypes.h>
 
 #include <map>
+#include <optional>
 #include <set>
 
 namespace tilexform::transcribe {
@@ -41,27 +42,46 @@ const Operation *descriptorScratch(const Operation &alloc) {
   return read ? create : nullptr;
 }
 
-/// A byte stride of the tensormap as the element stride it was made from:
-/// `arith.muli %s, %c2_i64` (the element's bytes) is %s, a constant is
-/// divided, a 1-byte element's stride is itself.
-std::string elementStride(Emitter &e, const Value *v, int64_t bytes) {
+std::optional<int64_t> integerConstant(const Operation *c) {
+  int64_t n = 0;
+  auto lit = c && c->name == "arith.constant" ? constantValue(*c) : std::nullopt;
+  if (!lit || lit->dense || llvm::StringRef(lit->text).getAsInteger(10, n))
+    return std::nullopt;
+  return n;
+}
+
+/// The bytes of the element a tensormap_create's global address points to;
+/// 0 when the reader could not type it.
+int64_t elementBytes(const Operation &create) {
+  const Value *base = create.operand("global_address");
+  auto tt = base ? mlir::dyn_cast_or_null<ir::TritonType>(base->type) : ir::TritonType();
+  mlir::Type el = tt ? tt.info().elementType : mlir::Type();
+  return el && el.isIntOrFloat() ? (el.getIntOrFloatBitWidth() + 7) / 8 : 0;
+}
+
+/// A tensormap's byte stride read back as the element stride it was made
+/// from: `arith.muli %s, %c2_i64` (the element's bytes) is %s (`mul` is
+/// the multiply then), a constant is divided, a 1-byte element's stride is
+/// itself. Empty when it is none of these.
+struct ElementStride {
+  const Value *value = nullptr;    // the element stride, or
+  std::optional<int64_t> constant; // a constant one
+  const Operation *mul = nullptr;  // the multiply by the element's bytes
+};
+std::optional<ElementStride> elementStrideOf(const Value *v, int64_t bytes) {
   const Operation *d = v ? v->definingOp : nullptr;
+  if (bytes <= 0)
+    return std::nullopt;
   if (bytes == 1 || !d)
-    return e.expr(v);
-  auto integer = [](const Operation *c) -> std::optional<int64_t> {
-    int64_t n = 0;
-    auto lit = c && c->name == "arith.constant" ? constantValue(*c) : std::nullopt;
-    if (!lit || lit->dense || llvm::StringRef(lit->text).getAsInteger(10, n))
-      return std::nullopt;
-    return n;
-  };
-  if (auto n = integer(d))
-    return *n % bytes == 0 ? std::to_string(*n / bytes) : "";
+    return ElementStride{v, std::nullopt, nullptr};
+  if (auto n = integerConstant(d))
+    return *n % bytes == 0 ? std::optional(ElementStride{nullptr, *n / bytes, nullptr})
+                           : std::nullopt;
   if (d->name == "arith.muli" && d->operands.size() == 2)
     for (size_t i = 0; i < 2; ++i)
-      if (auto n = integer(d->operands[1 - i]->definingOp); n && *n == bytes)
-        return e.expr(d->operands[i]);
-  return "";
+      if (auto n = integerConstant(d->operands[1 - i]->definingOp); n && *n == bytes)
+        return ElementStride{d->operands[i], std::nullopt, d};
+  return std::nullopt;
 }
 
 void emitMakeDescriptor(Emitter &e, const Operation &op) {
@@ -88,7 +108,8 @@ void emitMakeDescriptor(Emitter &e, const Operation &op) {
   for (auto it = dims.rbegin(); it != dims.rend(); ++it)
     shape.push_back(e.expr(*it));
   for (auto it = strides.rbegin(); it != strides.rend(); ++it) {
-    std::string s = elementStride(e, *it, bytes);
+    auto es = elementStrideOf(*it, bytes);
+    std::string s = !es ? "" : es->constant ? std::to_string(*es->constant) : e.expr(es->value);
     if (s.empty())
       return e.gap("op", op.name, op.pos.line,
                    "a tensormap stride that is not an element stride times the element's bytes");
@@ -212,21 +233,35 @@ const Spelling kNvidiaSpellings[] = {
 
 std::set<const Operation *> descriptorStrideOps(const ir::Module &m) {
   // The multiplies of an element stride by the element's bytes that only
-  // in-kernel descriptors' tensormaps read: Gluon's lowering makes them.
+  // in-kernel descriptors' tensormaps read (Gluon's lowering makes them),
+  // and the constants only those read.
   std::set<const Operation *> out;
+  auto onlyAbsorbed = [&](const Value *v) {
+    return llvm::all_of(v->uses, [&](auto &u) {
+      return u.first->name == "ttng.tensormap_create" || out.count(u.first);
+    });
+  };
   m.walk([&](const Operation *op) {
     if (op->name != "ttng.tensormap_create")
       return;
     const Value *p = op->operand("desc_ptr");
     if (!p || !p->definingOp || !descriptorScratch(*p->definingOp))
       return;
+    int64_t bytes = elementBytes(*op);
     for (const Value *v : op->operandGroup("global_stride")) {
-      const Operation *d = v ? v->definingOp : nullptr;
-      if (d && d->name == "arith.muli" &&
-          llvm::all_of(v->uses, [](auto &u) { return u.first->name == "ttng.tensormap_create"; }))
-        out.insert(d);
+      auto es = elementStrideOf(v, bytes);
+      if (es && es->mul && onlyAbsorbed(v))
+        out.insert(es->mul);
     }
   });
+  std::set<const Operation *> constants;
+  for (const Operation *mul : out)
+    for (const Value *o : mul->operands)
+      if (o->definingOp && o->definingOp->name == "arith.constant" &&
+          !o->definingOp->results.empty() &&
+          llvm::all_of(o->uses, [&](auto &u) { return out.count(u.first) != 0; }))
+        constants.insert(o->definingOp);
+  out.insert(constants.begin(), constants.end());
   return out;
 }
 

@@ -95,19 +95,21 @@ namespace {
 /// The name of a value plain's pipeliner made, from its role: the index of
 /// a ring's stage, the phase of a barrier wait.
 std::string roleName(const Value *v) {
+  std::string role;
   for (auto &[u, _] : v->uses) {
     if (u->name == "ttg.memdesc_index" && u->operand("index") == v && !u->results.empty()) {
-      // The stage copies fill, or the one the loop reads.
+      // The stage copies fill (any view a copy's destination), or the one
+      // the loop reads.
       for (auto &[w, __] : u->results[0]->uses)
         for (const char *dst : {"result", "dst", "dest"})
           if (w->operand(dst) == u->results[0] && w->name != "ttg.local_load")
             return "fill_stage";
-      return "stage";
+      role = "stage";
+    } else if (u->name == "ttng.wait_barrier" && u->operand("phase") == v && role.empty()) {
+      role = "phase";
     }
-    if (u->name == "ttng.wait_barrier" && u->operand("phase") == v)
-      return "phase";
   }
-  return "";
+  return role;
 }
 
 /// Whether an allocation holds barriers: a view of it, or it, is initialised
@@ -563,6 +565,7 @@ std::string Emitter::combineFunction(const Operation &op) {
   inner.indent_ = 1;
   inner.plan_ = plan_;
   inner.inner_ = true;
+  inner.moduleScope_ = &moduleScope();
   std::vector<std::string> args;
   for (size_t i = 0; i < b.arguments.size(); ++i) {
     // Readable: the two sides of the combination, `a` and `b`.
@@ -594,11 +597,8 @@ std::string Emitter::combineFunction(const Operation &op) {
   std::string what = "combine";
   if (b.ops.size() == 2)
     what = "combine_" + llvm::StringRef(b.ops[0]->name).rsplit('.').second.str();
-  std::string name = "_" + what;
-  for (int n = 1; std::any_of(helperByBody_.begin(), helperByBody_.end(),
-                              [&](auto &kv) { return kv.second == name; });
-       ++n)
-    name = fmt::format("_{}_{}", what, n);
+  // Every function of the module takes its name from one scope.
+  std::string name = moduleScope().fresh("_" + what);
   helperByBody_[key] = name;
   helpers_.push_back(
       fmt::format("@gluon.jit\ndef {}({}):\n{}", name, llvm::join(args, ", "), body));
@@ -641,11 +641,6 @@ void Emitter::emitNested(const ir::Block *b, const std::vector<std::string> &tar
 }
 
 void Emitter::emitOp(const Operation &op) {
-  if (absorbed_.count(&op)) {
-    ++opsTotal_;
-    ++opsDone_;
-    return;
-  }
   if (!folding_ && inHelperRun_.count(&op) && !helperRuns_.count(&op))
     return; // written by its helper
   if (readable() && !folding_)
@@ -653,6 +648,11 @@ void Emitter::emitOp(const Operation &op) {
   if (!folding_ && !helperRuns_.empty())
     if (auto it = helperRuns_.find(&op); it != helperRuns_.end())
       return emitHelperCall(it->second);
+  if (absorbed_.count(&op)) {
+    ++opsTotal_;
+    ++opsDone_;
+    return;
+  }
   if (const FoldKind *k = plan_ && !folding_ ? plan_->kindOf(&op) : nullptr) {
     switch (*k) {
     case FoldKind::Literal:

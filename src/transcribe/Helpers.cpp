@@ -151,7 +151,8 @@ Emitter::sourceCallArguments(const std::string &file, unsigned lineNo, const std
 }
 
 std::string Emitter::sourceFunctionAt(const std::string &file, unsigned lineNo, unsigned *defLine) {
-  // The innermost `def` above the line, indented less than it.
+  // The nearest `def` above the line, indented less than it (a jit
+  // function has no function nested in it).
   sourceLine(file, lineNo); // loads the file
   auto it = sources_.find(file);
   if (it == sources_.end() || lineNo == 0 || lineNo > it->second.size())
@@ -164,10 +165,11 @@ std::string Emitter::sourceFunctionAt(const std::string &file, unsigned lineNo, 
     llvm::StringRef t = l.ltrim();
     // A one-line function (`def exp2(x): return ...`) is its own line.
     bool own = i + 1 == lineNo && t.starts_with("def ");
-    if (!own && (t.empty() || t.starts_with("#") || indentOf(l) >= indent))
+    // Past the lines of the body and of a signature written over several
+    // lines (`def f(\n    x,\n):`), to the first `def` indented less.
+    if (!own && (!t.starts_with("def ") || indentOf(l) >= indent))
       continue;
-    if (!t.consume_front("def "))
-      return "";
+    t.consume_front("def ");
     t = t.ltrim();
     if (defLine)
       *defLine = unsigned(i + 1);
@@ -196,7 +198,10 @@ void Emitter::planHelpers(const std::vector<std::vector<const Operation *>> &seq
   // The call an op came from at this depth: the position of the call in
   // the code being written, when the op came through a helper of the
   // source's own (the frame below it is not Triton's library).
-  using Key = std::tuple<std::string, unsigned, unsigned>;
+  // The key also names the callee (its def), so two calls that share a
+  // position (`g(f())`: Triton leaves the call's location at its last
+  // argument) are two calls.
+  using Key = std::tuple<std::string, unsigned, unsigned, std::string, unsigned>;
   unsigned defLineStore = 0;
   std::string defFileStore;
   unsigned *defLine = &defLineStore;
@@ -208,11 +213,14 @@ void Emitter::planHelpers(const std::vector<std::vector<const Operation *>> &seq
     size_t d = size_t(depth_);
     if (frames.size() <= d + 1 || frames[d].line == 0 || isTritonLibrary(frames[d + 1].file))
       return std::nullopt;
+    unsigned def = 0;
+    std::string name = sourceFunctionAt(frames[d + 1].file, frames[d + 1].line, &def);
     if (callee) {
-      *callee = sourceFunctionAt(frames[d + 1].file, frames[d + 1].line, defLine);
+      *callee = name;
       *defFile = frames[d + 1].file;
+      *defLine = def;
     }
-    return Key{frames[d].file, frames[d].line, frames[d].col};
+    return Key{frames[d].file, frames[d].line, frames[d].col, frames[d + 1].file, def};
   };
   // How many ops each call has in all: a call whose ops plain moved apart
   // (a constant hoisted, a value shared with the caller) stays inline.
@@ -297,20 +305,35 @@ void Emitter::emitHelperCall(const HelperRun &run) {
   inner.moduleScope_ = &moduleScope();
   // Its parameters: the values it reads from the caller, in the order it
   // first reads them; a literal is written inside instead.
+  // An op another op's spelling stands for (a descriptor's byte stride)
+  // is written by no one: what it reads is read in its place.
+  std::function<void(const Value *, const std::function<void(const Value *)> &)> through =
+      [&](const Value *v, const std::function<void(const Value *)> &f) {
+        if (v && v->definingOp && absorbed_.count(v->definingOp)) {
+          for (const Value *o : v->definingOp->operands)
+            through(o, f);
+          return;
+        }
+        f(v);
+      };
   std::vector<const Value *> reads;
   std::set<const Value *> seen;
   for (const Operation *o : run.ops)
     walkOps(*o, [&](const Operation &op) {
-      for (const Value *v : op.operands) {
-        if (!v || definedInside(v) || !seen.insert(v).second)
-          continue;
-        std::string text = expr(v);
-        if (isLiteralText(text))
-          inner.bind(v, text);
-        else
-          reads.push_back(v);
-      }
+      for (const Value *operand : op.operands)
+        through(operand, [&](const Value *v) {
+          if (!v || definedInside(v) || !seen.insert(v).second)
+            return;
+          std::string text = expr(v);
+          if (isLiteralText(text))
+            inner.bind(v, text);
+          else
+            reads.push_back(v);
+        });
     });
+  // Calls one level further in, planned before any name is given here,
+  // so that no parameter takes a helper's name.
+  inner.planHelpers({run.ops});
   // Where the source's call passes a value by the caller's name for it,
   // the parameter takes the source's name and place; the others follow.
   std::vector<std::string> defParams = sourceParameters(run.defFile, run.defLine);
@@ -345,8 +368,6 @@ void Emitter::emitHelperCall(const HelperRun &run) {
     params.push_back(placed.count(v) ? inner.nameAs(v, placed[v].second) : inner.nameFor(v));
     args.push_back(expr(v));
   }
-  // Calls one level further in, inside this one.
-  inner.planHelpers({run.ops});
   for (const Operation *o : run.ops)
     inner.emitOp(*o);
   // Its results: the values the caller reads afterwards. A literal is
@@ -354,18 +375,22 @@ void Emitter::emitHelperCall(const HelperRun &run) {
   std::vector<std::string> rets;
   std::vector<const Value *> outs;
   for (const Operation *o : run.ops)
-    for (const Value *r : o->results) {
-      bool usedOutside = std::any_of(r->uses.begin(), r->uses.end(),
+    for (const Value *result : o->results) {
+      bool usedOutside = std::any_of(result->uses.begin(), result->uses.end(),
                                      [&](auto &u) { return !inside.count(u.first); });
       if (!usedOutside)
         continue;
-      std::string text = inner.expr(r);
-      if (isLiteralText(text)) {
-        bind(r, text);
-        continue;
-      }
-      rets.push_back(text);
-      outs.push_back(r);
+      through(result, [&](const Value *r) {
+        if (!r || !definedInside(r) || std::find(outs.begin(), outs.end(), r) != outs.end())
+          return;
+        std::string text = inner.expr(r);
+        if (isLiteralText(text)) {
+          bind(r, text);
+          return;
+        }
+        rets.push_back(text);
+        outs.push_back(r);
+      });
     }
   // `y = expr` as the body's last line, returned alone: `return expr`.
   std::string &body = inner.body_;

@@ -58,6 +58,7 @@ std::string filledBy(const Value *ring) {
 
 void Emitter::planPipelineNotes(const Operation &fn) {
   // The rings: buffers with a leading stage dimension that plain indexes.
+  std::set<const Operation *> barrierRings;
   std::function<void(const Operation &)> walk = [&](const Operation &op) {
     if (op.name == "ttg.local_alloc" && !op.results.empty() && !op.operand("src")) {
       const Value *v = op.results[0];
@@ -71,6 +72,8 @@ void Emitter::planPipelineNotes(const Operation &fn) {
           std::string how = filledBy(v);
           std::vector<int64_t> one(dims.begin() + 1, dims.end());
           bool barriers = how == "barriers";
+          if (barriers)
+            barrierRings.insert(&op);
           notes_[&op] =
               barriers
                   ? fmt::format("a ring of {} barrier{}, one per stage", dims[0],
@@ -118,7 +121,8 @@ void Emitter::planPipelineNotes(const Operation &fn) {
     if (isCopyIn(op))
       return true;
     const Value *src = op.name == "ttg.memdesc_index" ? op.operand("src") : nullptr;
-    return src && src->definingOp && notes_.count(src->definingOp);
+    return src && src->definingOp && notes_.count(src->definingOp) &&
+           !barrierRings.count(src->definingOp);
   };
   for (size_t i = 0; i < at; ++i)
     if (stagesInto(*b.ops[i])) {

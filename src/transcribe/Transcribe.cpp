@@ -81,10 +81,10 @@ void Emitter::emitNoinlineFunction(const Operation &fn, const std::string &name)
   inner.absorbed_ = descriptorStrideOps(m_);
   inner.functionNames_ = functionNames_;
   inner.helperByBody_ = helperByBody_;
+  inner.moduleScope_ = &moduleScope();
   if (readable()) {
     inner.ownPlan_ = planFolds(fn);
     inner.plan_ = &inner.ownPlan_;
-    inner.moduleScope_ = &moduleScope();
     inner.displayNames_ = displayNames_;
     inner.planHelpers(blockSequences(fn));
   }

@@ -70,6 +70,8 @@ def main():
                     help="with --keep-earlier, leave out the earlier rows of this kernel hash (a "
                          "launch that no longer happens: its driver was fixed)")
     a = ap.parse_args()
+    if any(not h.strip() for h in a.drop_hash):
+        ap.error("--drop-hash takes a kernel hash (or its first characters), not an empty string")
     rows, seen, runs = [], set(), []
     for d in map(pathlib.Path, a.runs):
         s = json.loads((d / "summary.json").read_text()) if (d / "summary.json").exists() else {}
