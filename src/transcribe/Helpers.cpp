@@ -114,9 +114,12 @@ std::vector<std::string> Emitter::sourceParameters(const std::string &file, unsi
   if (open == std::string::npos)
     return params;
   for (llvm::StringRef p : splitArguments(text, open)) {
+    // A constexpr parameter is folded into the dump: no value is passed to
+    // it, so it names none (an empty name).
+    bool constexpr_ = p.split('=').first.contains("constexpr");
     p = p.split(':').first.split('=').first.trim();
     p = p.ltrim('*');
-    params.push_back(p.str());
+    params.push_back(constexpr_ ? "" : p.str());
   }
   return params;
 }
@@ -129,8 +132,8 @@ Emitter::sourceCallArguments(const std::string &file, unsigned lineNo, const std
   std::string text = sourceText(file, lineNo, 20);
   std::vector<std::pair<std::string, std::string>> args;
   for (size_t at = text.find(callee); at != std::string::npos; at = text.find(callee, at + 1)) {
-    bool start =
-        at == 0 || !(llvm::isAlnum(text[at - 1]) || text[at - 1] == '_' || text[at - 1] == '.');
+    // `f(...)` or a module's `mod.f(...)`.
+    bool start = at == 0 || !(llvm::isAlnum(text[at - 1]) || text[at - 1] == '_');
     size_t open = at + callee.size();
     while (open < text.size() && text[open] == ' ')
       ++open;
@@ -298,6 +301,8 @@ void Emitter::emitHelperCall(const HelperRun &run) {
   Emitter inner(m_, rec_, o_);
   inner.depth_ = depth_ + 1;
   inner.absorbed_ = absorbed_;
+  inner.notes_ = notes_; // a ring allocated inside keeps its comment
+  inner.phases_ = phases_;
   inner.plan_ = plan_;
   inner.functionNames_ = functionNames_;
   inner.helperByBody_ = helperByBody_;
@@ -353,11 +358,25 @@ void Emitter::emitHelperCall(const HelperRun &run) {
         break;
       }
   }
-  // One value read and one parameter: that parameter, whatever the call
-  // computed in its argument (`exp2(b_gn - b_gk)`).
-  if (reads.size() == 1 && defParams.size() == 1 && placed.empty() &&
-      Scope::isIdentifier(defParams[0]))
-    placed[reads[0]] = {0, defParams[0]};
+  // One value read and one parameter left: that parameter, whatever the
+  // call computed in its argument (`exp2(b_gn - b_gk)`).
+  {
+    std::vector<const Value *> freeReads;
+    for (const Value *v : reads)
+      if (!placed.count(v))
+        freeReads.push_back(v);
+    std::vector<size_t> freeParams;
+    // The parameters the call passes (all of a one-parameter function's
+    // when the call was not read).
+    size_t passed = !callArgs.empty() ? callArgs.size() : defParams.size() == 1 ? 1 : 0;
+    for (size_t i = 0; i < defParams.size() && i < passed; ++i)
+      if (Scope::isIdentifier(defParams[i]) &&
+          std::none_of(placed.begin(), placed.end(),
+                       [&](auto &kv) { return kv.second.first == i; }))
+        freeParams.push_back(i);
+    if (freeReads.size() == 1 && freeParams.size() == 1)
+      placed[freeReads[0]] = {freeParams[0], defParams[freeParams[0]]};
+  }
   std::stable_sort(reads.begin(), reads.end(), [&](const Value *a, const Value *b) {
     size_t pa = placed.count(a) ? placed[a].first : SIZE_MAX;
     size_t pb = placed.count(b) ? placed[b].first : SIZE_MAX;
