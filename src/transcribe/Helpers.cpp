@@ -205,25 +205,24 @@ void Emitter::planHelpers(const std::vector<std::vector<const Operation *>> &seq
   // position (`g(f())`: Triton leaves the call's location at its last
   // argument) are two calls.
   using Key = std::tuple<std::string, unsigned, unsigned, std::string, unsigned>;
-  unsigned defLineStore = 0;
-  std::string defFileStore;
-  unsigned *defLine = &defLineStore;
-  std::string *defFile = &defFileStore;
-  auto keyOf = [&](const Operation &op, std::string *callee) -> std::optional<Key> {
+  struct Callee {
+    std::string name, file; // the source's function and its file
+    unsigned def = 0;       // the line of its `def`
+  };
+  auto keyOf = [&](const Operation &op, Callee *callee) -> std::optional<Key> {
     if (isTerminator(op))
       return std::nullopt;
     std::vector<ir::CallSite> frames = framesOf(op.loc);
     size_t d = size_t(depth_);
     if (frames.size() <= d + 1 || frames[d].line == 0 || isTritonLibrary(frames[d + 1].file))
       return std::nullopt;
-    unsigned def = 0;
-    std::string name = sourceFunctionAt(frames[d + 1].file, frames[d + 1].line, &def);
-    if (callee) {
-      *callee = name;
-      *defFile = frames[d + 1].file;
-      *defLine = def;
-    }
-    return Key{frames[d].file, frames[d].line, frames[d].col, frames[d + 1].file, def};
+    Callee c;
+    c.file = frames[d + 1].file;
+    c.name = sourceFunctionAt(c.file, frames[d + 1].line, &c.def);
+    Key key{frames[d].file, frames[d].line, frames[d].col, c.file, c.def};
+    if (callee)
+      *callee = std::move(c);
+    return key;
   };
   // How many ops each call has in all: a call whose ops plain moved apart
   // (a constant hoisted, a value shared with the caller) stays inline.
@@ -238,7 +237,7 @@ void Emitter::planHelpers(const std::vector<std::vector<const Operation *>> &seq
       [&](const std::vector<const Operation *> &ops) {
         for (size_t i = 0; i < ops.size();) {
           const Operation &first = *ops[i];
-          std::string callee;
+          Callee callee;
           auto key = keyOf(first, &callee);
           if (!key) {
             // A while's condition is folded as one test; no call is taken out of it.
@@ -259,18 +258,18 @@ void Emitter::planHelpers(const std::vector<std::vector<const Operation *>> &seq
             walkOps(*ops[j], [&](const Operation &op) { n += keyOf(op, nullptr) == key; });
             ++j;
           }
-          if (!callee.empty() && n == total[*key]) {
+          if (!callee.name.empty() && n == total[*key]) {
             HelperRun run;
             run.ops.assign(ops.begin() + long(i), ops.begin() + long(j));
             inHelperRun_.insert(run.ops.begin(), run.ops.end());
-            run.name = callee;
-            run.defFile = defFileStore;
-            run.defLine = defLineStore;
+            run.name = callee.name;
+            run.defFile = callee.file;
+            run.defLine = callee.def;
             run.callFile = std::get<0>(*key);
             run.callLine = std::get<1>(*key);
             // The source's name is the helper's: no value of the caller takes it.
-            scope_.reserve(callee);
-            moduleScope().reserve(callee);
+            scope_.reserve(callee.name);
+            moduleScope().reserve(callee.name);
             helperRuns_[run.ops.front()] = std::move(run);
           }
           i = j;
