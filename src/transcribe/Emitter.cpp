@@ -101,29 +101,14 @@ std::string roleName(const Value *v) {
       // The stage copies fill (any view a copy's destination), or the one
       // the loop reads.
       for (auto &[w, __] : u->results[0]->uses)
-        for (const char *dst : {"result", "dst", "dest"})
-          if (w->operand(dst) == u->results[0] && w->name != "ttg.local_load")
-            return "fill_stage";
+        if (copyDestination(*w) == u->results[0])
+          return "fill_stage";
       role = "stage";
     } else if (u->name == "ttng.wait_barrier" && u->operand("phase") == v && role.empty()) {
       role = "phase";
     }
   }
   return role;
-}
-
-/// Whether an allocation holds barriers: a view of it, or it, is initialised
-/// as one.
-bool holdsBarriers(const Value *alloc) {
-  for (auto &[u, _] : alloc->uses) {
-    if (u->name == "ttng.init_barrier")
-      return true;
-    if (u->name == "ttg.memdesc_index" && !u->results.empty())
-      for (auto &[w, __] : u->results[0]->uses)
-        if (w->name == "ttng.init_barrier")
-          return true;
-  }
-  return false;
 }
 
 } // namespace
@@ -397,19 +382,14 @@ void Emitter::planSources(const Operation &fn) {
   // The files the comments name: by their base name where that tells them
   // apart, else by their path below the directory they share.
   std::set<std::string> files;
-  std::function<void(const Operation &)> walk = [&](const Operation &op) {
+  ir::Module::walkFrom(fn, [&](const Operation *op) {
     // Every frame's: a helper's body names its own file.
-    if (!op.loc.file.empty())
-      files.insert(op.loc.file);
-    for (auto &c : op.loc.callers)
+    if (!op->loc.file.empty())
+      files.insert(op->loc.file);
+    for (auto &c : op->loc.callers)
       if (!c.file.empty())
         files.insert(c.file);
-    for (auto &r : op.regions)
-      for (auto &b : r->blocks)
-        for (auto &o : b->ops)
-          walk(*o);
-  };
-  walk(fn);
+  });
   std::set<std::string> bases;
   for (auto &f : files)
     bases.insert(llvm::sys::path::filename(f).str());

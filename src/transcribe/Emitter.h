@@ -8,6 +8,7 @@
 #include "Fold.h"
 #include "Scope.h"
 
+#include "tilexform/analysis/Pipeline.h"
 #include "tilexform/analysis/Recover.h"
 #include "tilexform/ir/Module.h"
 #include "tilexform/transcribe/Transcribe.h"
@@ -46,6 +47,13 @@ void addControlEmitters(EmitterTable &t);
 /// Ops an in-kernel tensor descriptor's spelling stands for though they are
 /// not its own (the byte strides of its tensormap).
 std::set<const ir::Operation *> descriptorStrideOps(const ir::Module &m);
+/// The operand in `op`'s destination segment: the memory an async or TMA
+/// copy (`result`), a store (`dst`) or a buffer load to LDS (`dest`)
+/// writes; null where the op has no such segment.
+const ir::Value *copyDestination(const ir::Operation &op);
+/// Whether an allocation holds barriers: it, or a view of it, is
+/// initialised as one.
+bool holdsBarriers(const ir::Value *alloc);
 
 class Emitter {
 public:
@@ -210,7 +218,7 @@ private:
   // Readable: comments on plain's pipeline (PipelineNotes.cpp).
   /// Plans the comments of the rings of buffers and of the parts around
   /// the hot loop.
-  void planPipelineNotes(const ir::Operation &fn);
+  void planPipelineNotes(const ir::Operation &fn, const analysis::LoopPipeline &hotLoop);
   /// Writes `op`'s pipeline comments, if it has any.
   void pipelineNote(const ir::Operation &op);
   std::map<const ir::Operation *, std::string> notes_, phases_;

@@ -5,6 +5,8 @@
 // module's constants, so a helper needs no layout passed to it.
 #include "Emitter.h"
 
+#include "tilexform/ir/OpSchema.h"
+
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
 
@@ -48,18 +50,10 @@ bool isLiteralText(llvm::StringRef t) {
 }
 
 void walkOps(const Operation &op, const std::function<void(const Operation &)> &f) {
-  f(op);
-  for (auto &r : op.regions)
-    for (auto &b : r->blocks)
-      for (auto &o : b->ops)
-        walkOps(*o, f);
+  ir::Module::walkFrom(op, [&](const Operation *o) { f(*o); });
 }
 
-bool isTerminator(const Operation &op) {
-  return op.name == "scf.yield" || op.name == "scf.condition" || op.name == "tt.return" ||
-         op.name == "cf.br" || op.name == "cf.cond_br" || op.name == "tt.reduce.return" ||
-         op.name == "tt.scan.return";
-}
+bool isTerminator(const Operation &op) { return op.schema && op.schema->is(ir::OpFlagTerminator); }
 
 /// The text between the parenthesis at `open` and its match, split at its
 /// top-level commas, each part trimmed; empty when it does not close.
@@ -209,6 +203,7 @@ void Emitter::planHelpers(const std::vector<std::vector<const Operation *>> &seq
     std::string name, file; // the source's function and its file
     unsigned def = 0;       // the line of its `def`
   };
+  std::map<std::pair<std::string, unsigned>, Callee> callees;
   auto keyOf = [&](const Operation &op, Callee *callee) -> std::optional<Key> {
     if (isTerminator(op))
       return std::nullopt;
@@ -216,12 +211,16 @@ void Emitter::planHelpers(const std::vector<std::vector<const Operation *>> &seq
     size_t d = size_t(depth_);
     if (frames.size() <= d + 1 || frames[d].line == 0 || isTritonLibrary(frames[d + 1].file))
       return std::nullopt;
-    Callee c;
-    c.file = frames[d + 1].file;
-    c.name = sourceFunctionAt(c.file, frames[d + 1].line, &c.def);
+    // Each op is keyed several times: the source is searched once a line.
+    auto [it, fresh] = callees.try_emplace({frames[d + 1].file, frames[d + 1].line});
+    if (fresh) {
+      it->second.file = frames[d + 1].file;
+      it->second.name = sourceFunctionAt(it->second.file, frames[d + 1].line, &it->second.def);
+    }
+    const Callee &c = it->second;
     Key key{frames[d].file, frames[d].line, frames[d].col, c.file, c.def};
     if (callee)
-      *callee = std::move(c);
+      *callee = c;
     return key;
   };
   // How many ops each call has in all: a call whose ops plain moved apart

@@ -18,6 +18,25 @@ namespace tilexform::transcribe {
 using ir::Operation;
 using ir::Value;
 
+const Value *copyDestination(const Operation &op) {
+  for (const char *seg : {"result", "dst", "dest"})
+    if (const Value *v = op.operand(seg))
+      return v;
+  return nullptr;
+}
+
+bool holdsBarriers(const Value *alloc) {
+  for (auto &[u, _] : alloc->uses) {
+    if (u->name == "ttng.init_barrier")
+      return true;
+    if (u->name == "ttg.memdesc_index" && !u->results.empty())
+      for (auto &[w, __] : u->results[0]->uses)
+        if (w->name == "ttng.init_barrier")
+          return true;
+  }
+  return false;
+}
+
 namespace {
 
 bool isCopyIn(const Operation &op) {
@@ -28,20 +47,16 @@ bool isCopyIn(const Operation &op) {
 /// How a ring's buffers are filled, from the users of the views its
 /// memdesc_index ops take.
 std::string filledBy(const Value *ring) {
+  if (holdsBarriers(ring))
+    return "barriers";
   std::set<std::string> how;
   for (auto &[user, _] : ring->uses) {
     if (user->name != "ttg.memdesc_index" || user->results.empty())
       continue;
     const Value *view = user->results[0];
     for (auto &[u, __] : view->uses) {
-      if (u->name == "ttng.init_barrier")
-        return "barriers";
       // The view as the copy's destination (a TMA copy also names a barrier).
-      const Value *dst = u->operand("result");
-      for (const char *seg : {"dst", "dest"})
-        if (!dst)
-          dst = u->operand(seg);
-      if (dst != view)
+      if (copyDestination(*u) != view)
         continue;
       if (u->name == "ttg.async_copy_global_to_local" || u->name == "amdg.buffer_load_to_local")
         how.insert("async copies");
@@ -56,10 +71,11 @@ std::string filledBy(const Value *ring) {
 
 } // namespace
 
-void Emitter::planPipelineNotes(const Operation &fn) {
+void Emitter::planPipelineNotes(const Operation &fn, const analysis::LoopPipeline &p) {
   // The rings: buffers with a leading stage dimension that plain indexes.
   std::set<const Operation *> barrierRings;
-  std::function<void(const Operation &)> walk = [&](const Operation &op) {
+  ir::Module::walkFrom(fn, [&](const Operation *o) {
+    const Operation &op = *o;
     if (op.name == "ttg.local_alloc" && !op.results.empty() && !op.operand("src")) {
       const Value *v = op.results[0];
       bool indexed = std::any_of(v->uses.begin(), v->uses.end(),
@@ -88,27 +104,16 @@ void Emitter::planPipelineNotes(const Operation &fn) {
         }
       }
     }
-    for (auto &r : op.regions)
-      for (auto &b : r->blocks)
-        for (auto &o : b->ops)
-          walk(*o);
-  };
-  walk(fn);
+  });
 
   // The parts around the hot loop, where plain pipelined it.
-  analysis::LoopPipeline p = analysis::hotLoopPipeline(m_);
   if (!p.found || !p.pipelined())
     return;
   const Operation *loop = nullptr;
-  std::function<void(const Operation &)> find = [&](const Operation &op) {
-    if (!loop && op.isLoop() && op.pos.line == p.line)
-      loop = &op;
-    for (auto &r : op.regions)
-      for (auto &b : r->blocks)
-        for (auto &o : b->ops)
-          find(*o);
-  };
-  find(fn);
+  ir::Module::walkFrom(fn, [&](const Operation *op) {
+    if (!loop && op->isLoop() && op->pos.line == p.line)
+      loop = op;
+  });
   if (!loop || !loop->parentBlock)
     return;
   const ir::Block &b = *loop->parentBlock;

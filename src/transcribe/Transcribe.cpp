@@ -78,7 +78,7 @@ void Emitter::emitNoinlineFunction(const Operation &fn, const std::string &name)
   // to the module (imports, constants, combine functions) is the module's.
   Emitter inner(m_, rec_, o_);
   inner.inner_ = true;
-  inner.absorbed_ = descriptorStrideOps(m_);
+  inner.absorbed_ = absorbed_;
   inner.functionNames_ = functionNames_;
   inner.helperByBody_ = helperByBody_;
   inner.moduleScope_ = &moduleScope();
@@ -140,18 +140,18 @@ llvm::Expected<TranscribeReport> Emitter::run() {
   for (const Operation *f : functions)
     if (f != fn)
       functionNames_[f->symbol] = scope_.fresh(pythonFunctionName(f->symbol));
+  absorbed_ = descriptorStrideOps(m_);
   for (const Operation *f : functions)
     if (f != fn)
       emitNoinlineFunction(*f, functionNames_[f->symbol]);
-  absorbed_ = descriptorStrideOps(m_);
+  auto pipeline = analysis::hotLoopPipeline(m_);
   if (readable()) {
     ownPlan_ = planFolds(*fn);
     plan_ = &ownPlan_;
     planSources(*fn);
     planHelpers(blockSequences(*fn));
-    planPipelineNotes(*fn);
+    planPipelineNotes(*fn, pipeline);
   }
-  auto pipeline = analysis::hotLoopPipeline(m_);
   r.form = pipeline.found && pipeline.pipelined() ? "pipelined" : "not pipelined";
 
   // Layouts with no constructor that the function uses block it.

@@ -166,18 +166,20 @@ public:
 
   /// Pre-order walk over every op.
   template <typename Fn> void walk(Fn &&fn) const { walkOp(root.get(), fn); }
+  /// Pre-order walk over `op` and every op nested in it.
+  template <typename Fn> static void walkFrom(const Operation &op, Fn &&fn) { walkOp(&op, fn); }
 
   /// The alias name an attribute was defined under, if any.
   std::string aliasFor(mlir::Attribute attr) const;
 
 private:
   // Pre-order with an explicit stack: no recursion, whatever the nesting.
-  template <typename Fn> static void walkOp(Operation *root, Fn &fn) {
-    std::vector<Operation *> stack;
+  template <typename Op, typename Fn> static void walkOp(Op *root, Fn &fn) {
+    std::vector<Op *> stack;
     if (root)
       stack.push_back(root);
     while (!stack.empty()) {
-      Operation *op = stack.back();
+      Op *op = stack.back();
       stack.pop_back();
       fn(op);
       for (auto r = op->regions.rbegin(); r != op->regions.rend(); ++r)
