@@ -1035,6 +1035,11 @@ def helper_checked_hashes(path):
             if isinstance(r, dict) and isinstance(r.get("readable"), dict) and "helpers" in r["readable"]}
 
 
+def shard_of(kernel_hash, n):
+    """The shard (0..n-1) a kernel's checks fall in: the same in every run."""
+    return int(hashlib.sha256(kernel_hash.encode()).hexdigest()[:15], 16) % n
+
+
 def checked_hashes(path):
     """The kernel hashes an earlier run checked: a round log (one JSON object
     a line) or a results file such as tests/transcribe/real/device-results.json
@@ -1096,8 +1101,9 @@ def main():
                          "programs and checks hold it shared, timing exclusive, so no other run's "
                          "kernel is on the GPU while a pair is timed")
     ap.add_argument("--shard", metavar="I/N",
-                    help="check only the kernels whose capture order is I modulo N (N runs of one "
-                         "program share a library's checks)")
+                    help="check only the kernels whose hash is I modulo N (N runs of one program "
+                         "share a library's checks; by hash, not by capture order, which can differ "
+                         "between runs, so that each kernel is in exactly one shard)")
     ap.add_argument("--max-reuse", type=int, default=2,
                     help="later launches of a captured binary with other scalar arguments whose state is "
                          "kept, to check that the anchor reuses its binary there too and stays bit-exact")
@@ -1185,7 +1191,7 @@ def main():
                     or not has_helpers(rec, out, opts)):
                 continue
             recheck = True
-        if shard and rec["order"] % shard[1] != shard[0]:
+        if shard and shard_of(h, shard[1]) != shard[0]:
             continue
         if opts.check_seconds > 0 and time.time() - t1 > opts.check_seconds:
             not_checked.append(rec["fn"].__name__)

@@ -151,6 +151,69 @@ std::vector<unsigned> partnersOf(const Operation &c, unsigned k) {
   return {};
 }
 
+/// `c`'s operands in the order Triton's code generator evaluates their
+/// expressions: the keyword arguments the emitter writes for the op
+/// (`mask=`, `other=`, `use_acc=`, `pred=`, `mbarriers=`) before its
+/// positional ones, as it visits them. The table follows the emitters
+/// (src/transcribe/Emit*.cpp): an op that gains a keyword there gains its
+/// segment here.
+std::vector<const Value *> evaluationOrder(const Operation &c) {
+  static const std::map<std::string, std::vector<std::string>> kKeywordSegments = {
+      {"tt.load", {"mask", "other"}},
+      {"tt.store", {"mask"}},
+      {"tt.atomic_rmw", {"mask"}},
+      {"tt.histogram", {"mask"}},
+      {"ttg.async_copy_global_to_local", {"mask", "other"}},
+      {"amdg.buffer_load", {"mask", "other"}},
+      {"amdg.buffer_store", {"mask"}},
+      {"amdg.buffer_load_to_local", {"mask", "other"}},
+      {"ttng.warp_group_dot", {"useC"}},
+      {"ttng.tc_gen5_mma", {"useD", "pred", "barriers", "barrier_preds"}},
+      {"ttng.tc_gen5_mma_scaled", {"useD", "pred", "barriers", "barrier_preds"}},
+      {"ttng.tmem_store", {"pred"}},
+      {"ttng.barrier_expect", {"pred"}},
+      {"ttng.wait_barrier", {"pred"}},
+      {"ttng.arrive_barrier", {"pred"}},
+      {"ttng.async_tma_copy_global_to_local", {"pred"}},
+      {"ttng.tc_gen5_commit", {"pred"}}};
+  std::vector<const Value *> order;
+  auto it = kKeywordSegments.find(c.name);
+  if (it == kKeywordSegments.end()) {
+    order.assign(c.operands.begin(), c.operands.end());
+    return order;
+  }
+  std::set<const Value *> keywords;
+  for (const std::string &seg : it->second)
+    for (const Value *v : c.operandGroup(seg))
+      if (keywords.insert(v).second)
+        order.push_back(v);
+  for (const Value *v : c.operands)
+    if (!keywords.count(v))
+      order.push_back(v);
+  return order;
+}
+
+/// The ops a statement for `c` makes, in the order Python makes them.
+void sequence(const FoldPlan &plan, const Operation &c, bool self,
+              std::vector<const Operation *> &out) {
+  std::vector<const Operation *> implicit;
+  for (const Value *v : evaluationOrder(c)) {
+    const Operation *d = v ? v->definingOp : nullptr;
+    const FoldKind *k = d ? plan.kindOf(d) : nullptr;
+    if (!k || *k == FoldKind::Literal)
+      continue;
+    if (*k == FoldKind::Expression) {
+      sequence(plan, *d, true, out);
+    } else {
+      sequence(plan, *d, false, out);
+      implicit.push_back(d);
+    }
+  }
+  out.insert(out.end(), implicit.begin(), implicit.end());
+  if (self)
+    out.push_back(&c);
+}
+
 class Planner {
 public:
   explicit Planner(FoldPlan &plan) : plan_(plan) {}
@@ -299,73 +362,11 @@ private:
 
   bool inlinedAtUse(const Operation &op) const { return oneUse(op) != nullptr; }
 
-  /// `c`'s operands in the order Triton's code generator evaluates their
-  /// expressions: the keyword arguments the emitter writes for the op
-  /// (`mask=`, `other=`, `use_acc=`, `pred=`, `mbarriers=`) before its
-  /// positional ones, as it visits them. The table follows the emitters
-  /// (src/transcribe/Emit*.cpp): an op that gains a keyword there gains its
-  /// segment here.
-  static std::vector<const Value *> evaluationOrder(const Operation &c) {
-    static const std::map<std::string, std::vector<std::string>> kKeywordSegments = {
-        {"tt.load", {"mask", "other"}},
-        {"tt.store", {"mask"}},
-        {"tt.atomic_rmw", {"mask"}},
-        {"tt.histogram", {"mask"}},
-        {"ttg.async_copy_global_to_local", {"mask", "other"}},
-        {"amdg.buffer_load", {"mask", "other"}},
-        {"amdg.buffer_store", {"mask"}},
-        {"amdg.buffer_load_to_local", {"mask", "other"}},
-        {"ttng.warp_group_dot", {"useC"}},
-        {"ttng.tc_gen5_mma", {"useD", "pred", "barriers", "barrier_preds"}},
-        {"ttng.tc_gen5_mma_scaled", {"useD", "pred", "barriers", "barrier_preds"}},
-        {"ttng.tmem_store", {"pred"}},
-        {"ttng.barrier_expect", {"pred"}},
-        {"ttng.wait_barrier", {"pred"}},
-        {"ttng.arrive_barrier", {"pred"}},
-        {"ttng.async_tma_copy_global_to_local", {"pred"}},
-        {"ttng.tc_gen5_commit", {"pred"}}};
-    std::vector<const Value *> order;
-    auto it = kKeywordSegments.find(c.name);
-    if (it == kKeywordSegments.end()) {
-      order.assign(c.operands.begin(), c.operands.end());
-      return order;
-    }
-    std::set<const Value *> keywords;
-    for (const std::string &seg : it->second)
-      for (const Value *v : c.operandGroup(seg))
-        if (keywords.insert(v).second)
-          order.push_back(v);
-    for (const Value *v : c.operands)
-      if (!keywords.count(v))
-        order.push_back(v);
-    return order;
-  }
-
-  /// The ops a statement for `c` makes, in the order Python makes them.
-  void sequence(const Operation &c, bool self, std::vector<const Operation *> &out) const {
-    std::vector<const Operation *> implicit;
-    for (const Value *v : evaluationOrder(c)) {
-      const Operation *d = v ? v->definingOp : nullptr;
-      const FoldKind *k = d ? plan_.kindOf(d) : nullptr;
-      if (!k || *k == FoldKind::Literal)
-        continue;
-      if (*k == FoldKind::Expression) {
-        sequence(*d, true, out);
-      } else {
-        sequence(*d, false, out);
-        implicit.push_back(d);
-      }
-    }
-    out.insert(out.end(), implicit.begin(), implicit.end());
-    if (self)
-      out.push_back(&c);
-  }
-
   /// The last op of `c`'s expression that is not where plain has it (the
   /// ops right before `c`, in evaluation order); null when all are.
   const Operation *outOfOrder(const Operation &c) const {
     std::vector<const Operation *> seq;
-    sequence(c, true, seq);
+    sequence(plan_, c, true, seq);
     if (seq.size() < 2 || !c.parentBlock)
       return nullptr;
     const auto &ops = c.parentBlock->ops;
@@ -402,6 +403,18 @@ FoldPlan planFolds(const Operation &function) {
         p.collect(*o);
   p.run();
   return plan;
+}
+
+std::vector<const Operation *> expressionOps(const FoldPlan &plan, const Value *v) {
+  std::vector<const Operation *> out;
+  const Operation *d = v ? v->definingOp : nullptr;
+  const FoldKind *k = d ? plan.kindOf(d) : nullptr;
+  if (!k || *k == FoldKind::Literal)
+    return out;
+  sequence(plan, *d, *k == FoldKind::Expression, out);
+  if (*k == FoldKind::Broadcast)
+    out.push_back(d);
+  return out;
 }
 
 } // namespace tilexform::transcribe

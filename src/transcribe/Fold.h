@@ -8,6 +8,7 @@
 #include "tilexform/ir/Module.h"
 
 #include <map>
+#include <vector>
 
 namespace tilexform::transcribe {
 
@@ -33,5 +34,10 @@ struct FoldPlan {
 
 /// The folds of `function`'s body (its nested regions included).
 FoldPlan planFolds(const ir::Operation &function);
+
+/// The ops Python makes, in order, when it evaluates `v` as the readable
+/// anchor spells it: the ops folded into its spelling, its own op last
+/// (none for a value written by its name or as a number).
+std::vector<const ir::Operation *> expressionOps(const FoldPlan &plan, const ir::Value *v);
 
 } // namespace tilexform::transcribe

@@ -447,6 +447,30 @@ void Emitter::emitHelperCall(const HelperRun &run) {
   }
   scope_.reserve(name);
   countHelper(name, run.name, 1);
+  std::string call = fmt::format("{}({})", name, llvm::join(args, ", "));
+  // A call whose one result the next statement reads inside its
+  // expression, where plain's last op of the call was folded: written
+  // there (`b_A * exp2(b_g - b_gk)`), when evaluating the call (its
+  // arguments left to right, then its body) makes the ops the folded op
+  // would have, in the same order. As a statement of its own it would come
+  // before the ops of that expression plain has first.
+  if (readable() && plan_ && outs.size() == 1) {
+    const Operation *last = run.ops.back();
+    const FoldKind *k = plan_->kindOf(last);
+    if (k && *k == FoldKind::Expression && last->results.size() == 1 &&
+        last->results[0] == outs[0]) {
+      std::vector<const Operation *> made;
+      for (const Value *v : reads) {
+        std::vector<const Operation *> ops = expressionOps(*plan_, v);
+        made.insert(made.end(), ops.begin(), ops.end());
+      }
+      for (const Operation *o : run.ops)
+        if (o->name != "arith.constant")
+          made.push_back(o);
+      if (made == expressionOps(*plan_, outs[0]))
+        return bind(outs[0], call);
+    }
+  }
   // The call, under the caller's line.
   if (!inner_) {
     auto [file, at] = positionAt(run.ops.front()->loc);
@@ -465,7 +489,6 @@ void Emitter::emitHelperCall(const HelperRun &run) {
                     sourceName(v) == sourceName(outs.back()) && Scope::isIdentifier(rets[i]);
     names.push_back(shadowed ? nameAs(v, rets[i]) : nameFor(v));
   }
-  std::string call = fmt::format("{}({})", name, llvm::join(args, ", "));
   line(names.empty() ? call : llvm::join(names, ", ") + " = " + call);
 }
 
