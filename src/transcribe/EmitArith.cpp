@@ -96,9 +96,12 @@ const Spelling kArithSpellings[] = {
      [](Emitter &e, const Operation &op) {
        mlir::Type t = op.results[0]->type;
        const Value *src = op.operands[0];
-       std::string dt = src->type && isPointer(src->type) ? fmt::format("{}.dtype", e.receiver(src)) : e.dtypeOf(t, op.pos.line);
-       e.statement(op, fmt::format("gl.full({}, {}, {}, layout={})", listText(shapeOf(t)),
-                                   e.expr(src), dt, e.layoutOf(t, op.pos.line)));
+       // A pointer's dtype is read from the pointer itself.
+       bool pointer = src->type && isPointer(src->type);
+       std::string value = pointer ? e.reusable(src) : e.expr(src);
+       std::string dt = pointer ? value + ".dtype" : e.dtypeOf(t, op.pos.line);
+       e.statement(op, fmt::format("gl.full({}, {}, {}, layout={})", listText(shapeOf(t)), value,
+                                   dt, e.layoutOf(t, op.pos.line)));
      }},
     {"tt.addptr", [](Emitter &e, const Operation &op) { e.binary(op, "+"); }},
     {"arith.addi", [](Emitter &e, const Operation &op) { e.binary(op, "+"); }},

@@ -60,6 +60,20 @@ std::string Emitter::expr(const Value *v) {
   return nameFor(v);
 }
 
+std::string Emitter::reusable(const Value *v) {
+  std::string text = expr(v);
+  if (!v || Scope::isIdentifier(text))
+    return text;
+  if (folding_) {
+    foldFailed_ = true;
+    return text;
+  }
+  std::string name = nameFor(v);
+  line(name + " = " + text);
+  bind(v, name);
+  return name;
+}
+
 std::string Emitter::nameFor(const Value *v) {
   if (!readable() || scope_.named(v))
     return scope_.nameFor(v);

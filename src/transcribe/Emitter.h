@@ -76,6 +76,11 @@ public:
   std::string nameAs(const ir::Value *v, const std::string &base);
   /// The Python expression of `v`: what was bound to it, else its name.
   std::string expr(const ir::Value *v);
+  /// `v` for a spelling that reads it twice (`p.dtype` beside `p`): a
+  /// folded expression is first written as a statement of its own, so
+  /// that its ops are made once (while folding, the op that reads it
+  /// becomes a statement instead).
+  std::string reusable(const ir::Value *v);
   bool readable() const { return o_.style == Style::Readable; }
 
   // Where Python's precedence needs parentheses around an operand (readable:
