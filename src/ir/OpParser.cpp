@@ -1118,10 +1118,11 @@ llvm::Error Parser::readSchemaAttrs(Operation *op, const OpScan &scan) {
       i = close;
     }
   }
-  // The bare words right after the name: `slt`, `fadd, acq_rel, gpu`.
+  // The words right after the name: `slt`, `fadd, acq_rel, gpu`; MLIR
+  // also reads an enum's case as a string (`"slt"`, older Triton's tests).
   llvm::SmallVector<size_t, 4> words;
   for (size_t i = begin; i < end; ++i) {
-    if (kind(i) == TokenKind::BareId)
+    if (kind(i) == TokenKind::BareId || kind(i) == TokenKind::String)
       words.push_back(i);
     else if (kind(i) != TokenKind::Comma)
       break;
@@ -1133,6 +1134,8 @@ llvm::Error Parser::readSchemaAttrs(Operation *op, const OpScan &scan) {
   auto fromSyntax = [&](const AttrSpec &a) -> llvm::Expected<mlir::Attribute> {
     auto keywordValue = [&](size_t at) -> llvm::Expected<mlir::Attribute> {
       llvm::StringRef w = spell(at);
+      if (kind(at) == TokenKind::String)
+        w = w.drop_front().drop_back();
       if (a.type == AttrType::String) {
         if (std::find(a.cases.begin(), a.cases.end(), w) == a.cases.end())
           return errorTok(at, fmt::format("unknown {} '{}' (expected {})", where(a),
