@@ -2,15 +2,20 @@
 """check_transcribe_compiles.py TILEXFORM DIR...: transcribes every .ttgir
 under the directories (corpus dumps, lit inputs, fuzz regressions) with and
 without --allow-gaps, to stdout and to --out, and compiles every module
-written with Python's own compile(). A module that does not compile, or a
-run that crashes (a signal or exit 70), is a failure; a refusal (1, 65) is
-not. Prints one line per failure and a count."""
+written with Python's own compile(), and runs check_module_safety.py's
+byte and structure checks on it (only what tilexform writes, every byte of
+the input as text). A module that does not compile or is unsafe, or a run
+that crashes (a signal or exit 70), is a failure; a refusal (1, 65) is not.
+Prints one line per failure and a count."""
 import concurrent.futures
 import os
 import pathlib
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_module_safety import structural_problem  # noqa: E402
 
 tool = sys.argv[1]
 dumps = sorted({p for d in sys.argv[2:] for p in pathlib.Path(d).rglob("*.ttgir")})
@@ -41,6 +46,13 @@ def check(job):
             compile(text, where, "exec")
         except SyntaxError as e:
             problems.append(f"{where}{' --out' if to_file else ''}: line {e.lineno}: {e.msg}")
+            continue
+        except ValueError as e:  # a NUL byte, before Python 3.12
+            problems.append(f"{where}{' --out' if to_file else ''}: {e}")
+            continue
+        unsafe = structural_problem(text, where)
+        if unsafe:
+            problems.append(f"{where}{' --out' if to_file else ''}: unsafe: {unsafe}")
     return problems, modules
 
 

@@ -1,0 +1,2 @@
+"""Stand-in `triton.experimental`."""
+from triton.experimental import gluon

@@ -1,0 +1,4 @@
+"""Stand-in `triton.experimental.gluon.language.amd`."""
+from triton._standin import module_getattr
+
+__getattr__ = module_getattr(__name__)
