@@ -134,10 +134,10 @@ std::string Emitter::sourceName(const Value *v) const {
   if (const Operation *d = v->definingOp) {
     // The name the line being written gives it (an inlined helper's op is
     // named by its caller's assignment), else the innermost one.
-    size_t skip = std::min(d->loc.callers.size(), size_t(depth_));
-    for (auto it = d->loc.callers.rbegin() + long(skip);
-         it != d->loc.callers.rend() && base.empty(); ++it)
-      base = it->name;
+    std::vector<const ir::CallSite *> callers = d->loc.callers.outermostFirst();
+    size_t skip = std::min(callers.size(), size_t(depth_));
+    for (auto it = callers.begin() + long(skip); it != callers.end() && base.empty(); ++it)
+      base = (*it)->name;
     if (base.empty())
       base = d->loc.name;
   }

@@ -24,7 +24,9 @@ namespace {
 /// An op's position at each depth of inlining: the kernel's line first,
 /// then the line inside each helper it came through, the op's own last.
 std::vector<ir::CallSite> framesOf(const ir::SourceLoc &loc) {
-  std::vector<ir::CallSite> frames(loc.callers.rbegin(), loc.callers.rend());
+  std::vector<ir::CallSite> frames;
+  for (const ir::CallSite *c : loc.callers.outermostFirst())
+    frames.push_back(*c);
   frames.push_back({loc.file, loc.line, loc.col, loc.name});
   return frames;
 }

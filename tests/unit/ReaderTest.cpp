@@ -278,6 +278,62 @@ module attributes {"ttg.num-warps" = 4 : i32} {
   EXPECT_EQ(frames(locs[2]), ":0 < k.py:30");
 }
 
+// A chain of aliases, each one call deeper than the last: ops share the
+// frames of the aliases they name; a chain within the bound keeps every
+// caller whichever op names it first; one past it is unknown either way.
+TEST(Reader, CallSiteChainsAreSharedAndBounded) {
+  auto dump = [](int depth, const std::vector<int> &uses) {
+    std::string text = "#l0 = loc(\"k.py\":1:1)\n";
+    for (int j = 1; j <= depth; ++j)
+      text += "#f" + std::to_string(j) + " = loc(\"k.py\":" + std::to_string(j + 1) + ":5)\n#l" +
+              std::to_string(j) + " = loc(callsite(#f" + std::to_string(j) + " at #l" +
+              std::to_string(j - 1) + "))\n";
+    text += "module attributes {\"ttg.num-warps\" = 4 : i32} {\n  tt.func @f(%n: i32) {\n";
+    for (size_t k = 0; k < uses.size(); ++k)
+      text += "    %v" + std::to_string(k) + " = arith.addi %n, %n : i32 loc(#l" +
+              std::to_string(uses[k]) + ")\n";
+    return text + "    tt.return\n  }\n}\n";
+  };
+  auto load = [&](int depth, const std::vector<int> &uses) {
+    std::vector<ir::SourceLoc> locs;
+    auto m = ir::loadModuleText(dump(depth, uses), "chain.ttgir");
+    EXPECT_TRUE(bool(m)) << errorText(m.takeError());
+    if (m)
+      (*m)->walk([&](ir::Operation *op) {
+        if (op->name == "arith.addi")
+          locs.push_back(op->loc);
+      });
+    return locs;
+  };
+  // 20 calls deep (a real inliner stops far sooner), named shallow-first
+  // and deepest-first: the same 20 callers, innermost first.
+  for (auto uses : {std::vector<int>{5, 20, 20}, std::vector<int>{20, 5, 20}}) {
+    auto locs = load(20, uses);
+    ASSERT_EQ(locs.size(), 3u);
+    const ir::SourceLoc &deep = uses[0] == 20 ? locs[0] : locs[1];
+    EXPECT_EQ(deep.line, 21u);
+    ASSERT_EQ(deep.callers.size(), 20u);
+    unsigned line = 20;
+    for (const ir::CallSite &c : deep.callers)
+      EXPECT_EQ(c.line, line--);
+    EXPECT_EQ(deep.callers[19].line, 1u);
+    EXPECT_EQ(deep.callers.outermostFirst().front()->line, 1u);
+    // Two ops at one alias hold the same frames, not copies.
+    EXPECT_EQ(&*locs[2].callers.begin(), &*deep.callers.begin());
+  }
+  // Past the bound: unknown, whether a shallower alias was resolved first
+  // or not; the shallower one keeps its chain.
+  for (auto uses : {std::vector<int>{10, 200}, std::vector<int>{200, 10}}) {
+    auto locs = load(200, uses);
+    ASSERT_EQ(locs.size(), 2u);
+    const ir::SourceLoc &deep = uses[0] == 200 ? locs[0] : locs[1];
+    const ir::SourceLoc &shallow = uses[0] == 200 ? locs[1] : locs[0];
+    EXPECT_FALSE(deep.known());
+    EXPECT_TRUE(deep.callers.empty());
+    EXPECT_EQ(shallow.callers.size(), 10u);
+  }
+}
+
 } // namespace
 
 namespace {

@@ -19,6 +19,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <mlir/IR/BuiltinAttributes.h>
 
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -43,6 +44,65 @@ struct CallSite {
   std::string name; // the caller's NameLoc there, e.g. "v"
 };
 
+/// The callers of a location, innermost first: an immutable list whose tails
+/// are shared. Ops inlined through the same calls hold the same frames, so a
+/// dump's locations take memory in proportion to its distinct frames, never
+/// to ops times chain length. Copying a chain copies a pointer.
+class CallerChain {
+  struct Node {
+    std::shared_ptr<const CallSite> site;
+    std::shared_ptr<const Node> next;
+    size_t size = 0; // frames from this one to the outermost
+  };
+
+public:
+  class iterator {
+  public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = CallSite;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const CallSite *;
+    using reference = const CallSite &;
+    iterator() = default;
+    explicit iterator(const Node *n) : node_(n) {}
+    reference operator*() const { return *node_->site; }
+    pointer operator->() const { return node_->site.get(); }
+    iterator &operator++() {
+      node_ = node_->next.get();
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      ++*this;
+      return old;
+    }
+    bool operator==(const iterator &o) const { return node_ == o.node_; }
+    bool operator!=(const iterator &o) const { return node_ != o.node_; }
+
+  private:
+    const Node *node_ = nullptr;
+  };
+
+  CallerChain() = default;
+  iterator begin() const { return iterator(head_.get()); }
+  iterator end() const { return iterator(); }
+  size_t size() const { return head_ ? head_->size : 0; }
+  bool empty() const { return !head_; }
+  /// The i-th caller, innermost first (walks the list: O(i)).
+  const CallSite &operator[](size_t i) const;
+  /// The frames outermost first (the kernel's line first), for walking
+  /// from the kernel inwards.
+  std::vector<const CallSite *> outermostFirst() const;
+  /// `site` in front of `rest`, sharing `rest`.
+  static CallerChain prepend(std::shared_ptr<const CallSite> site, const CallerChain &rest);
+  /// The frames of `inner`, then those of `outer`: `outer` is shared,
+  /// `inner`'s frames are relinked (their sites shared, not copied).
+  static CallerChain concat(const CallerChain &inner, const CallerChain &outer);
+
+private:
+  std::shared_ptr<const Node> head_;
+};
+
 /// A resolved `loc(...)`: the innermost file position and the names it carries
 /// (Triton names a location after the source variable). An op of an inlined
 /// function (`callsite(callee at caller)`) keeps the chain of its callers.
@@ -55,7 +115,7 @@ struct SourceLoc {
   std::string firstName;
   /// Where the function it is in was called from, innermost caller first:
   /// the last is the kernel's own line.
-  std::vector<CallSite> callers;
+  CallerChain callers;
   bool known() const { return line != 0 || !name.empty(); }
 };
 
