@@ -18,8 +18,8 @@ as code.
    `@gluon.jit(<literal options>)` or `@builtin`, and an undecorated
    `def launch`; every module-level name is bound once; no function binds a
    module-level name locally, nor calls a name it binds; no module-level
-   name is a dunder, no attribute read one; the module compiles (a number
-   as a receiver, `1024.to(...)`, or a name Python cannot bind,
+   name is a dunder and no dunder attribute is read; the module compiles
+   (a number as a receiver, `1024.to(...)`, or a name Python cannot bind,
    `__debug__`, does not).
 3. Import: the module runs with the stand-in Triton (`standin/` beside this
    file) first on `sys.path`, under an audit hook that fails on anything
@@ -41,13 +41,12 @@ import argparse
 import ast
 import builtins
 import codecs
-import keyword
-import os
 import pathlib
 import re
 import sys
 import types
 import unicodedata
+import warnings
 
 STANDIN = pathlib.Path(__file__).resolve().parent / "standin"
 
@@ -110,8 +109,15 @@ def check_bytes(data):
     """The module's text, or raises Unsafe."""
     for n, line in enumerate(data.split(b"\n")[:2], 1):
         m = CODING.match(line)
-        if m and codecs.lookup(m.group(1).decode("ascii", "replace")).name != "utf-8":
-            raise Unsafe(f"line {n} declares the source encoding {shown(m.group(1).decode())}")
+        if not m:
+            continue
+        name = m.group(1).decode("ascii", "replace")
+        try:
+            utf8 = codecs.lookup(name).name == "utf-8"
+        except LookupError:
+            raise Unsafe(f"line {n} declares the unknown source encoding {shown(name)}")
+        if not utf8:
+            raise Unsafe(f"line {n} declares the source encoding {shown(name)}")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -150,7 +156,7 @@ def is_dunder(name):
     return name.startswith("__") and name.endswith("__") and len(name) > 4
 
 
-class Layout:
+class ModuleShape:
     """What the statements of a module bind: name -> kind."""
 
     def __init__(self):
@@ -195,7 +201,7 @@ def check_literal(node, constants, where):
     raise Unsafe(f"{where}: {type(node).__name__} in a constant")
 
 
-def check_decorators(fn, layout):
+def check_decorators(fn):
     where = f"line {fn.lineno}: def {fn.name}"
     if fn.name == "launch":
         if fn.decorator_list:
@@ -229,14 +235,14 @@ def check_signature(fn):
         raise Unsafe(f"{where}: a return annotation")
 
 
-def bind(layout, name, kind, line):
+def bind(shape, name, kind, line):
     if not name.isascii():
         raise Unsafe(f"line {line}: {shown(name)} is no ASCII identifier")
     if is_dunder(name):
         raise Unsafe(f"line {line}: binds the dunder {shown(name)}")
-    if name in layout.bound:
-        raise Unsafe(f"line {line}: rebinds {shown(name)} (already a {layout.bound[name]})")
-    layout.bound[name] = kind
+    if name in shape.bound:
+        raise Unsafe(f"line {line}: rebinds {shown(name)} (already a {shape.bound[name]})")
+    shape.bound[name] = kind
 
 
 def local_bindings(fn):
@@ -282,12 +288,14 @@ FORBIDDEN_CALLS = {"eval", "exec", "compile", "open", "__import__", "getattr", "
 
 def check_structure(text, filename):
     try:
-        tree = ast.parse(text, filename)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # `0.index` warns before it fails
+            tree = ast.parse(text, filename)
     except SyntaxError as e:
         raise Unsafe(f"line {e.lineno}: does not parse: {e.msg}")
     except ValueError as e:
         raise Unsafe(f"does not parse: {e}")
-    layout = Layout()
+    shape = ModuleShape()
     constants = set()
     for stmt in tree.body:
         line = stmt.lineno
@@ -300,12 +308,12 @@ def check_structure(text, filename):
                     raise Unsafe(f"line {line}: imports {shown(a.name)} from {stmt.module}")
                 if a.asname is not None and not (stmt.module == "triton.experimental.gluon" and a.asname == "gl"):
                     raise Unsafe(f"line {line}: imports {a.name} as {shown(a.asname)}")
-                bind(layout, a.asname or a.name, "import", line)
+                bind(shape, a.asname or a.name, "import", line)
         elif isinstance(stmt, ast.Import):
             for a in stmt.names:
                 if a.name not in ALLOWED_IMPORT or ALLOWED_IMPORT[a.name] != a.asname:
                     raise Unsafe(f"line {line}: import {shown(a.name)}")
-                bind(layout, a.asname, "import", line)
+                bind(shape, a.asname, "import", line)
         elif isinstance(stmt, ast.Assign):
             if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
                 raise Unsafe(f"line {line}: an assignment to {shown(ast.unparse(stmt.targets[0]))}")
@@ -314,35 +322,35 @@ def check_structure(text, filename):
             if name == "NUM_WARPS":
                 if not (isinstance(v, ast.Constant) and type(v.value) is int):
                     raise Unsafe(f"line {line}: NUM_WARPS = {shown(ast.unparse(v))}")
-                bind(layout, name, "int", line)
+                bind(shape, name, "int", line)
                 continue
             if not (isinstance(v, ast.Call) and dotted(v.func) == "gl.constexpr" and len(v.args) == 1
                     and not v.keywords):
                 raise Unsafe(f"line {line}: {shown(name)} = {shown(ast.unparse(v))} is no gl.constexpr")
             check_literal(v.args[0], constants, f"line {line}: {name}")
-            bind(layout, name, "constant", line)
+            bind(shape, name, "constant", line)
             constants.add(name)
         elif isinstance(stmt, ast.FunctionDef):
-            kind = check_decorators(stmt, layout)
+            kind = check_decorators(stmt)
             check_signature(stmt)
-            bind(layout, stmt.name, kind, line)
-            layout.functions.append((stmt.name, kind, stmt))
+            bind(shape, stmt.name, kind, line)
+            shape.functions.append((stmt.name, kind, stmt))
         else:
             raise Unsafe(f"line {line}: a {type(stmt).__name__} statement at module level")
-    if "launch" in layout.bound and layout.bound["launch"] != "launch":
+    if "launch" in shape.bound and shape.bound["launch"] != "launch":
         raise Unsafe("launch is not the launch function")
 
     builtin_names = set(dir(builtins))
     everywhere_called = set()
-    for name, kind, fn in layout.functions:
+    for name, kind, fn in shape.functions:
         everywhere_called |= called_names(fn)
         nested = {n.name for n in ast.walk(fn) if isinstance(n, ast.FunctionDef) and n is not fn}
         for local, line in local_bindings(fn).items():
             if not local.isascii():
                 raise Unsafe(f"line {line}: {shown(local)} is no ASCII identifier")
-            if local in layout.bound:
+            if local in shape.bound:
                 raise Unsafe(f"line {line}: {fn.name} binds {shown(local)}, the module's "
-                             f"{layout.bound[local]} of that name, locally")
+                             f"{shape.bound[local]} of that name, locally")
             # tilexform calls builtins (float, range) and module functions by
             # name, never a local value: a call of a name bound locally means
             # a value took the name of what it was meant to call.
@@ -357,15 +365,17 @@ def check_structure(text, filename):
         if isinstance(node, ast.Attribute) and node.attr.startswith("__"):
             raise Unsafe(f"line {node.lineno}: reads the attribute {shown(node.attr)}")
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            layout.strings.append(node.value)
-    for name in layout.bound:
+            shape.strings.append(node.value)
+    for name in shape.bound:
         if name in builtin_names and name in everywhere_called:
             raise Unsafe(f"the module binds {shown(name)}, a builtin its functions call")
     try:
-        compile(tree, filename, "exec")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(tree, filename, "exec")
     except SyntaxError as e:
         raise Unsafe(f"line {e.lineno}: does not compile: {e.msg}")
-    return tree, layout
+    return tree, shape
 
 
 def structural_problem(data, filename="<module>"):
@@ -382,7 +392,7 @@ def structural_problem(data, filename="<module>"):
 # 3. Import
 
 
-def check_import(text, path, layout, expect_kernel):
+def check_import(text, path, shape, expect_kernel):
     sys.path.insert(0, str(STANDIN))
     sys.dont_write_bytecode = True
     import importlib
@@ -447,14 +457,14 @@ def check_import(text, path, layout, expect_kernel):
         raise Unsafe(f"import raised {type(error).__name__}: {shown(str(error), 160)}")
 
     names = set(vars(module)) - baseline
-    extra = names - set(layout.bound)
-    missing = set(layout.bound) - names
+    extra = names - set(shape.bound)
+    missing = set(shape.bound) - names
     if extra:
         raise Unsafe(f"after import the module binds {shown(sorted(extra)[0])}, which no statement binds")
     if missing:
         raise Unsafe(f"after import {shown(sorted(missing)[0])} is missing")
     ns = vars(module)
-    for name, kind in layout.bound.items():
+    for name, kind in shape.bound.items():
         v = ns[name]
         ok = {
             "import": isinstance(v, (types.ModuleType, _standin.Recorder, type)) or callable(v),
@@ -469,14 +479,14 @@ def check_import(text, path, layout, expect_kernel):
         if not ok:
             raise Unsafe(f"after import {shown(name)} is {shown(type(v).__name__)}, not the {kind} its statement makes")
     decorated = [(k, n) for k, n, _ in _standin.DECORATED]
-    expected = [(kind, name) for name, kind, _ in layout.functions if kind != "launch"]
+    expected = [(kind, name) for name, kind, _ in shape.functions if kind != "launch"]
     if decorated != expected:
         raise Unsafe(f"the decorators ran for {shown(decorated)}, not for {shown(expected)}")
 
     if expect_kernel is not None:
-        if layout.bound.get(expect_kernel) != "jit":
+        if shape.bound.get(expect_kernel) != "jit":
             raise Unsafe(f"no gluon.jit kernel named {shown(expect_kernel)}")
-        launch = [fn for name, kind, fn in layout.functions if kind == "launch"]
+        launch = [fn for name, kind, fn in shape.functions if kind == "launch"]
         if not launch or expect_kernel not in loaded_names(launch[0]):
             raise Unsafe(f"launch does not launch {shown(expect_kernel)}")
 
@@ -498,12 +508,12 @@ def main(argv):
         if not data.strip():
             raise Unsafe("empty")
         text = check_bytes(data)
-        _, layout = check_structure(text, str(path.resolve()))
+        _, shape = check_structure(text, str(path.resolve()))
         for want in a.expect_string:
             value = codecs.decode(want, "unicode_escape")
-            if value not in layout.strings:
+            if value not in shape.strings:
                 raise Unsafe(f"no string literal is {shown(value)}")
-        check_import(text, path.resolve(), layout, a.expect_kernel)
+        check_import(text, path.resolve(), shape, a.expect_kernel)
     except Unsafe as e:
         print(f"UNSAFE {label}: {e}")
         return 1
