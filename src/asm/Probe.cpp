@@ -4,6 +4,7 @@
 #include "tilexform/support/InputError.h"
 #include "tilexform/support/InputKind.h"
 #include "tilexform/support/Parallel.h"
+#include "tilexform/support/SourceFiles.h"
 
 #include <llvm/Support/Path.h>
 
@@ -58,6 +59,10 @@ llvm::Error collect(const std::string &path, std::vector<Candidate> &out) {
     return llvm::Error::success();
   }
   std::vector<Candidate> found;
+  // Directory links are not followed (the iterator's default), and a file
+  // link is read only when it resolves inside the tree: a link to a file
+  // elsewhere (`/etc/shadow`) is never opened, nor quoted in an error.
+  const std::string realRoot = resolvedPath(path);
   fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
     const auto &entry = *it;
@@ -70,8 +75,15 @@ llvm::Error collect(const std::string &path, std::vector<Candidate> &out) {
     std::string name = entry.path().filename().string();
     if (llvm::StringRef(name).starts_with("__grp__"))
       continue;
-    if (auto kind = artifactKindOf(name))
-      found.push_back({entry.path().string(), *kind, false});
+    auto kind = artifactKindOf(name);
+    if (!kind)
+      continue;
+    if (entry.is_symlink(typeEc)) {
+      std::string target = resolvedPath(entry.path().string());
+      if (target.empty() || !isBelowDirectory(target, realRoot))
+        continue;
+    }
+    found.push_back({entry.path().string(), *kind, false});
   }
   std::sort(found.begin(), found.end(),
             [](const Candidate &a, const Candidate &b) { return a.path < b.path; });

@@ -166,6 +166,9 @@ std::string reportText(const source::SurveyReport &r) {
     out += fmt::format(", {} path(s) excluded", r.filesExcluded);
   if (!r.errors.empty())
     out += fmt::format(", {} unreadable (see stderr)", r.errors.size());
+  if (!r.directoriesSkipped.empty())
+    out += fmt::format(", {} director{} skipped (see stderr)", r.directoriesSkipped.size(),
+                       r.directoriesSkipped.size() == 1 ? "y" : "ies");
   out += "\nloops:";
   for (auto &[form, n] : s["loops"].items())
     out += fmt::format(" {} {}", form, n.get<int>());
@@ -188,15 +191,20 @@ public:
 
   /// The document's own keys; its arrays follow (json(), write()).
   Json head() const {
+    bool partial = !r_.errors.empty() || !r_.directoriesSkipped.empty();
     Verdict verdict = code_ == kExitFinding ? Verdict::Findings
-                      : r_.errors.empty()   ? Verdict::Ok
-                                            : Verdict::Partial;
+                      : partial             ? Verdict::Partial
+                                            : Verdict::Ok;
     Json j = envelope("survey", verdict, code_);
     j["roots"] = opts.roots;
     j["files_scanned"] = r_.filesScanned;
     j["files_with_kernels"] = r_.filesWithKernels;
     j["files_excluded"] = r_.filesExcluded;
     j["errors"] = r_.errors;
+    Json skipped = Json::array();
+    for (auto &d : r_.directoriesSkipped)
+      skipped.push_back({{"path", d.path}, {"reason", d.reason}});
+    j["directories_skipped"] = std::move(skipped);
     j["summary"] = summaryJson(r_);
     return j;
   }
@@ -257,6 +265,19 @@ int survey() {
   if (!report)
     return reportError(report.takeError());
   printErrorLines(report->errors);
+  // A folder the walk could not enter is said, never silently left out.
+  {
+    std::vector<std::string> lines;
+    for (auto &d : report->directoriesSkipped) {
+      std::string line =
+          fmt::format("{}: warning: cannot read directory ({}); skipped", d.path, d.reason);
+      for (auto &c : line) // one line, whatever the folder is named
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+          c = '?';
+      lines.push_back(std::move(line));
+    }
+    printErrorLines(lines);
+  }
   // Nothing surveyed (a mistyped root, a tree without Python) says so: a
   // gate (--fail-on) that checked nothing fails instead of passing.
   if (report->filesScanned == 0 && report->errors.empty()) {

@@ -179,12 +179,13 @@ void readGitignore(const std::string &dir, const std::string &rel, std::vector<I
 
 bool isIgnored(const std::vector<IgnoreRule> &rules, const std::string &path, bool isDirectory) {
   bool ignored = false;
+  llvm::StringRef full(path);
   for (auto &r : rules) {
-    std::string local = path;
+    llvm::StringRef local = full;
     if (!r.base.empty()) {
-      if (!llvm::StringRef(path).starts_with(r.base + "/"))
+      if (full.size() <= r.base.size() || !full.starts_with(r.base) || full[r.base.size()] != '/')
         continue;
-      local = path.substr(r.base.size() + 1);
+      local = full.drop_front(r.base.size() + 1);
     }
     if (gitignoreMatch(r.pattern, local, isDirectory))
       ignored = !r.negate;

@@ -2,6 +2,7 @@
 
 #include "tilexform/support/InputError.h"
 
+#include <fmt/format.h>
 #include <llvm/ADT/StringSwitch.h>
 
 #include <cstring>
@@ -22,6 +23,12 @@ struct Token {
 
 struct SyntaxError {
   unsigned line, col;
+  std::string message;
+};
+
+/// A source past the parser's budget (kMaxPythonTokens, kMaxPythonNodes):
+/// refused whole, so memory stays bounded whatever the file holds.
+struct TooLarge {
   std::string message;
 };
 
@@ -122,6 +129,8 @@ private:
     t.col = tokLine_ ? tokCol_ : col_ - (pos_ - start);
     t.fstring = fstring;
     tokLine_ = 0;
+    if (tokens_.size() >= kMaxPythonTokens)
+      throw TooLarge{fmt::format("more than {} tokens", kMaxPythonTokens)};
     tokens_.push_back(t);
   }
 
@@ -443,7 +452,11 @@ private:
       fail("expected a name, found " + describe(cur()));
     return toks_[i_++].text.str();
   }
-  Node *make(NodeKind kind, const Token &at) { return m_.make(kind, at.line, at.col); }
+  Node *make(NodeKind kind, const Token &at) {
+    if (++nodes_ > kMaxPythonNodes)
+      throw TooLarge{fmt::format("more than {} syntax nodes", kMaxPythonNodes)};
+    return m_.make(kind, at.line, at.col);
+  }
 
   struct DepthGuard {
     explicit DepthGuard(Parser &p) : p(p) {
@@ -1510,6 +1523,7 @@ private:
   }
 
   std::vector<Token> toks_;
+  size_t nodes_ = 0;
   PyModule &m_;
   size_t i_ = 0;
   int depth_ = 0;
@@ -1529,6 +1543,8 @@ llvm::Expected<std::unique_ptr<PyModule>> parsePython(llvm::StringRef source,
     module->root = parser.parseModule();
   } catch (const SyntaxError &e) {
     return llvm::make_error<InputError>(file, e.line, e.col, "syntax error: " + e.message);
+  } catch (const TooLarge &e) {
+    return llvm::make_error<InputError>(file, 0, 0, "too large to parse (" + e.message + ")");
   }
   return module;
 }

@@ -9,6 +9,7 @@
 #include "tilexform/source/Python.h"
 #include "tilexform/support/InputError.h"
 #include "tilexform/support/Parallel.h"
+#include "tilexform/support/SourceFiles.h"
 
 #include <fmt/format.h>
 #include <llvm/Support/ConvertUTF.h>
@@ -19,6 +20,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <sys/stat.h>
 
 namespace tilexform::source {
 
@@ -31,30 +33,85 @@ namespace {
 struct WalkState {
   std::vector<std::string> files;
   size_t excluded = 0;
+  std::vector<SkippedDirectory> skipped;
 };
 
-void walkTree(const std::filesystem::path &root, const std::filesystem::path &dir,
-              std::vector<IgnoreRule> rules, const SurveyOptions &options, WalkState &state) {
+/// A directory being walked: its entries (sorted) and the next one to visit.
+struct WalkFrame {
+  std::filesystem::path dir;
+  std::string rel;         // relative to the root, '/'-separated ("" at the root)
+  size_t rulesAtEntry = 0; // the rules in force above it (its own .gitignore's follow)
+  std::vector<std::filesystem::directory_entry> entries;
+  size_t next = 0;
+};
+
+/// Whether a symlink at `path` leads to something inside the tree (the
+/// resolved `realRoot`): a link that leaves it is never followed, so no file
+/// outside the tree is read (or quoted in an error) because a link names it.
+bool linkStaysInside(const std::filesystem::path &path, const std::string &realRoot) {
+  std::string target = resolvedPath(path.string());
+  return !target.empty() && isBelowDirectory(target, realRoot);
+}
+
+/// The sorted entries of `dir`, or false (with the directory recorded as
+/// skipped, and why) when it cannot be entered or read through.
+bool listDirectory(const std::filesystem::path &dir,
+                   std::vector<std::filesystem::directory_entry> &entries, WalkState &state) {
   namespace fs = std::filesystem;
-  std::string rel = fs::relative(dir, root).generic_string();
-  if (rel == ".")
-    rel.clear();
-  if (options.useGitignore)
-    readGitignore(dir.string(), rel, rules);
-  std::vector<fs::directory_entry> entries;
   std::error_code ec;
-  for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
-       !ec && it != end; it.increment(ec))
+  fs::directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec))
     entries.push_back(*it);
+  if (ec) {
+    state.skipped.push_back({dir.string(), describeSystemError(ec.value())});
+    if (entries.empty())
+      return false;
+  }
   std::sort(entries.begin(), entries.end(),
             [](const auto &a, const auto &b) { return a.path() < b.path(); });
-  for (auto &e : entries) {
+  return true;
+}
+
+/// Depth-first over the tree in path order, with an explicit stack (a chain
+/// of thousands of folders costs no native stack) and paths relative to the
+/// root built as it descends, so the walk is linear in the paths it lists.
+void walkTree(const std::filesystem::path &root, std::vector<IgnoreRule> &rules,
+              const SurveyOptions &options, WalkState &state) {
+  namespace fs = std::filesystem;
+  const std::string realRoot = resolvedPath(root.string());
+  std::vector<WalkFrame> stack;
+  auto enter = [&](const fs::path &dir, std::string rel) {
+    WalkFrame f;
+    f.dir = dir;
+    f.rel = std::move(rel);
+    f.rulesAtEntry = rules.size();
+    if (!listDirectory(dir, f.entries, state))
+      return;
+    if (options.useGitignore) {
+      fs::path ignore = dir / ".gitignore";
+      std::error_code linkEc;
+      if (!fs::is_symlink(ignore, linkEc) || linkStaysInside(ignore, realRoot))
+        readGitignore(dir.string(), f.rel, rules);
+    }
+    stack.push_back(std::move(f));
+  };
+  const size_t cliRules = rules.size();
+  enter(root, "");
+  while (!stack.empty()) {
+    WalkFrame &f = stack.back();
+    if (f.next == f.entries.size()) {
+      rules.resize(f.rulesAtEntry);
+      stack.pop_back();
+      continue;
+    }
+    fs::directory_entry e = std::move(f.entries[f.next++]);
     std::string name = e.path().filename().string();
     std::error_code typeEc;
+    bool isLink = e.is_symlink(typeEc);
     // Directory links are not followed (as git does not): a link to an
     // ancestor would never end.
-    bool isDir = !e.is_symlink(typeEc) && e.is_directory(typeEc);
-    std::string path = rel.empty() ? name : rel + "/" + name;
+    bool isDir = !isLink && e.is_directory(typeEc);
+    std::string path = f.rel.empty() ? name : f.rel + "/" + name;
     if (isDir && (name == ".git" || name == "__pycache__" || name == ".hg" || name == ".svn"))
       continue;
     if (isIgnored(rules, path, isDir)) {
@@ -62,10 +119,12 @@ void walkTree(const std::filesystem::path &root, const std::filesystem::path &di
       continue;
     }
     if (isDir)
-      walkTree(root, e.path(), rules, options, state);
-    else if (llvm::StringRef(name).ends_with(".py"))
+      enter(e.path(), std::move(path)); // may move the frames: `f` is not used after
+    else if (llvm::StringRef(name).ends_with(".py") &&
+             (!isLink || linkStaysInside(e.path(), realRoot)))
       state.files.push_back(e.path().string());
   }
+  rules.resize(cliRules);
 }
 
 struct FileResult {
@@ -154,9 +213,13 @@ std::vector<std::string> moduleSuffixes(const std::string &file) {
   p.split(parts, '/', -1, false);
   if (!parts.empty() && parts.back() == "__init__")
     parts.pop_back();
+  // At most kMaxModuleDepth components: an import names a module by a
+  // short dotted path, and a file deep in a long chain of folders must not
+  // cost its depth squared (the join still finds the longest suffix kept).
+  constexpr size_t kMaxModuleDepth = 16;
   std::vector<std::string> out;
   std::string suffix;
-  for (size_t j = parts.size(); j-- > 0;) {
+  for (size_t j = parts.size(); j-- > 0 && out.size() < kMaxModuleDepth;) {
     suffix = suffix.empty() ? parts[j].str() : parts[j].str() + "." + suffix;
     out.push_back(suffix);
   }
@@ -295,18 +358,19 @@ llvm::Expected<SurveyReport> survey(const std::vector<std::string> &roots,
       return llvm::make_error<InputError>(
           root, 0, 0, describeSystemError(ec && ec.value() ? ec.value() : ENOENT));
     if (fs::is_directory(st))
-      walkTree(root, root, cli, options, state);
+      walkTree(root, cli, options, state);
     else
       state.files.push_back(root);
   }
-  // One file named through overlapping roots is surveyed once.
+  // One file named through overlapping roots (or an in-tree link) is
+  // surveyed once: files are told apart by device and inode, one stat each
+  // (canonicalising every path would cost a stat per folder of its depth).
   {
-    std::set<std::string> seen;
+    std::set<std::pair<dev_t, ino_t>> seen;
     std::vector<std::string> unique;
     for (auto &f : state.files) {
-      std::error_code canonEc;
-      std::string canon = fs::weakly_canonical(f, canonEc).string();
-      if (seen.insert(canonEc ? f : canon).second)
+      struct stat st;
+      if (::stat(f.c_str(), &st) != 0 || seen.insert({st.st_dev, st.st_ino}).second)
         unique.push_back(f);
     }
     state.files = std::move(unique);
@@ -330,6 +394,7 @@ llvm::Expected<SurveyReport> survey(const std::vector<std::string> &roots,
     }
   SurveyReport report;
   report.filesExcluded = state.excluded;
+  report.directoriesSkipped = std::move(state.skipped);
   for (auto &r : results) {
     if (r.error) {
       report.errors.push_back(*r.error);

@@ -49,12 +49,6 @@ std::string lexicallyAbsolute(llvm::StringRef path) {
   return std::string(p);
 }
 
-bool isBelow(llvm::StringRef path, llvm::StringRef root) {
-  if (root == "/")
-    return path.starts_with("/");
-  return path.starts_with(root) && path.size() > root.size() && path[root.size()] == '/';
-}
-
 std::string resolved(const std::string &path, int &err) {
   char buf[PATH_MAX];
   if (!::realpath(path.c_str(), buf)) {
@@ -81,6 +75,19 @@ const char *const kNotFound = "no such file or directory";
 
 } // namespace
 
+std::string resolvedPath(const std::string &path) {
+  int err = 0;
+  return resolved(path, err);
+}
+
+bool isBelowDirectory(llvm::StringRef path, llvm::StringRef root) {
+  if (root.empty() || path.empty())
+    return false;
+  if (root == "/")
+    return path.size() > 1 && path.starts_with("/");
+  return path.starts_with(root) && path.size() > root.size() && path[root.size()] == '/';
+}
+
 SourceFiles::SourceFiles(const std::vector<std::string> &roots, uint64_t maxSize)
     : maxSize_(maxSize) {
   for (const std::string &r : roots) {
@@ -104,7 +111,7 @@ SourceFiles::~SourceFiles() = default;
 
 bool SourceFiles::insideRoots(llvm::StringRef path) const {
   for (const std::string &r : roots_)
-    if (isBelow(path, r))
+    if (isBelowDirectory(path, r))
       return true;
   return false;
 }
@@ -113,7 +120,7 @@ bool SourceFiles::lexicallyInsideRoots(llvm::StringRef path) const {
   if (insideRoots(path))
     return true;
   for (const std::string &r : spelledRoots_)
-    if (isBelow(path, r))
+    if (isBelowDirectory(path, r))
       return true;
   return false;
 }

@@ -99,6 +99,13 @@ private:
   std::deque<Node> nodes_;
 };
 
+/// The parser's budget per source: past either, the source is refused
+/// ("too large to parse") before its syntax tree outgrows memory: a node
+/// and what survey keeps of it take about 400 bytes, so 1M nodes (a few MB
+/// of dense code, far beyond any hand-written module) stay under 500 MB.
+constexpr size_t kMaxPythonTokens = size_t(4) << 20;
+constexpr size_t kMaxPythonNodes = size_t(1) << 20;
+
 /// Parses Python 3 source. An error names file:line:col and the problem.
 llvm::Expected<std::unique_ptr<PyModule>> parsePython(llvm::StringRef source,
                                                       const std::string &file);

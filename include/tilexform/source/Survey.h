@@ -148,10 +148,18 @@ struct SurveyOptions {
   std::function<void(size_t, size_t)> progress;
 };
 
+/// A directory of a tree that could not be entered or read through (its
+/// files are not surveyed).
+struct SkippedDirectory {
+  std::string path;
+  std::string reason; // "permission denied", ...
+};
+
 struct SurveyReport {
   std::vector<KernelRecord> kernels;
   std::vector<Finding> findings;   // file-level
   std::vector<std::string> errors; // one line per unreadable / non-UTF-8 / unparsable file
+  std::vector<SkippedDirectory> directoriesSkipped;
   size_t filesScanned = 0, filesWithKernels = 0, filesExcluded = 0;
 };
 

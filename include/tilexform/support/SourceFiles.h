@@ -129,4 +129,12 @@ private:
   std::map<std::string, std::unique_ptr<SourceText>> byResolved_;
 };
 
+/// `path` with every symlink, `.` and `..` resolved (realpath), or "" when
+/// it cannot be resolved (a dangling link, a loop, a missing file).
+std::string resolvedPath(const std::string &path);
+
+/// Whether `path` lies strictly below directory `root`, both resolved
+/// (resolvedPath): the check tree walks make before following a file link.
+bool isBelowDirectory(llvm::StringRef path, llvm::StringRef root);
+
 } // namespace tilexform
