@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(reader layout verify artifacts tree audit gate)
+[ ${#targets[@]} -gt 0 ] || targets=(reader layout verify artifacts tree audit gate survey_tree)
 # The strict build (scripts/setup.sh --strict), which scripts/test.sh --strict
 # has already made in CI: only what the targets need is built here.
 build="$here/build-strict"
@@ -19,7 +19,7 @@ TILEXFORM_BUILD_TARGETS="$(printf 'tilexform_fuzz_%s ' "${targets[@]}")" \
 
 seeds="$build/seeds"
 rm -rf "$seeds"
-mkdir -p "$seeds"/{reader,layout,verify,artifacts,tree,audit,gate} "$build/crashes"
+mkdir -p "$seeds"/{reader,layout,verify,artifacts,tree,audit,gate,survey_tree} "$build/crashes"
 python3 - "$here" "$seeds" <<'PY'
 import json, pathlib, sys
 here, seeds = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
@@ -65,6 +65,15 @@ for i, (k, p) in enumerate(gate_inputs):
     (seeds / "gate" / f"{i}").write_bytes(bytes([k]) + p.read_bytes())
 (seeds / "gate" / "list").write_bytes(bytes([4]) + b"[0.2, 0.21, 0.205]")
 (seeds / "gate" / "deep").write_bytes(bytes([3]) + b'{"samples_ms": {"a": ' + b"[" * 300 + b"]" * 300 + b"}}")
+# The survey_tree target: programs that build a tree (fuzz/SurveyTreeFuzzer.cpp):
+# op 0 a folder, 1 a .py file, 4 a link inside, 6 a link out, 9 a chain.
+def py(dir_index, name, text):
+    text = text[:4095]
+    return bytes([1, dir_index, len(name) - 1]) + name + bytes([len(text) // 16, len(text) % 16]) + text
+for i, p in enumerate(sorted((here / "tests/survey").glob("*.py"))[:8]):
+    (seeds / "survey_tree" / f"{i}").write_bytes(
+        bytes([0, 0, 2]) + b"pkg" + py(1, b"k", p.read_bytes()) + bytes([4, 0, 0, 1, 0, 1])
+        + bytes([6, i % 6, 0, 0, 0, 1]) + bytes([9, 0, 1, 40]))
 PY
 status=0
 for t in "${targets[@]}"; do
