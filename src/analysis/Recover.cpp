@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -686,6 +687,14 @@ private:
 
   // ---- shared memory --------------------------------------------------------
 
+  /// a + b, held at the int64 bounds instead of wrapping.
+  static int64_t saturatingAdd(int64_t a, int64_t b) {
+    int64_t sum = 0;
+    if (!__builtin_add_overflow(a, b, &sum))
+      return sum;
+    return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  }
+
   void analyseShared() {
     auto &sh = report_.shared;
     sh.compilerBytes = mod_.facts.shared;
@@ -711,17 +720,26 @@ private:
         continue;
       auto &info = t.info();
       std::vector<int64_t> dims = info.allocShape.empty() ? info.shape : info.allocShape;
+      // The reader bounds every shape (2^31 - 1 elements, 2^40 bits); the
+      // arithmetic is checked all the same, and an unknown (dynamic) extent
+      // leaves the size unknown rather than a wrapped number.
       int64_t elems = 1;
+      bool sized = true;
       for (auto d : dims)
-        elems *= d;
+        sized = sized && d >= 0 && !__builtin_mul_overflow(elems, d, &elems);
       unsigned bits =
           info.elementType.isIntOrFloat() ? info.elementType.getIntOrFloatBitWidth() : 8;
+      int64_t totalBits = 0;
+      sized = sized && !__builtin_mul_overflow(elems, int64_t(bits), &totalBits) &&
+              totalBits <= std::numeric_limits<int64_t>::max() - 7;
+      if (!sized)
+        continue;
       SharedAllocation a;
       a.op = op->name;
       a.line = op->pos.line;
       a.name = root->name;
       a.type = ir::typeText(root->type);
-      a.bytes = (elems * bits + 7) / 8;
+      a.bytes = (totalBits + 7) / 8;
       // Live from the allocation to the last use of any view of it; a use
       // inside a loop the allocation is outside of keeps it live for the loop.
       std::vector<const Value *> views;
@@ -738,7 +756,7 @@ private:
       a.firstLine = op->pos.line;
       a.lastLine = allOps_[to]->pos.line;
       intervals.push_back({from, to, a.bytes});
-      sh.declaredBytes += a.bytes;
+      sh.declaredBytes = saturatingAdd(sh.declaredBytes, a.bytes);
       sh.allocations.push_back(std::move(a));
     }
     std::vector<std::pair<unsigned, int64_t>> events;
@@ -751,7 +769,7 @@ private:
     });
     int64_t live = 0;
     for (auto &[at, delta] : events) {
-      live += delta;
+      live = saturatingAdd(live, delta);
       sh.peakBytes = std::max(sh.peakBytes, live);
     }
   }

@@ -29,6 +29,20 @@ Figure fig(int64_t v, const std::string &file, std::string field) {
   return Figure{v, file, std::move(field)};
 }
 
+/// The largest count or size an artifact may state: far above any GPU's
+/// (a block of 1024 threads, 228 KiB of shared memory), far below what
+/// the occupancy models' arithmetic can carry.
+constexpr uint64_t kMaxFigure = uint64_t(1) << 40;
+
+/// A figure read from a binary field; one past kMaxFigure makes the file
+/// refused (a wrapped count would give warps and occupancy that mean nothing).
+llvm::Expected<Figure> boundedFig(uint64_t v, const std::string &file, std::string field) {
+  if (v > kMaxFigure)
+    return artifactError(file, 0, 0,
+                         field + " is " + std::to_string(v) + ", out of range (at most 2^40)");
+  return fig(int64_t(v), file, std::move(field));
+}
+
 llvm::Error corrupt(const std::string &file, const std::string &what, llvm::Error cause) {
   std::string why = llvm::toString(std::move(cause));
   return artifactError(file, 0, 0, what + ": " + why);
@@ -432,8 +446,12 @@ llvm::Expected<std::vector<KernelFacts>> readCubin(const std::string &file, llvm
     llvm::StringRef name = llvm::cantFail(ef.getSectionName(sec));
     if (name.starts_with(".nv.shared.") && sec.sh_type == llvm::ELF::SHT_NOBITS) {
       llvm::StringRef fn = name.drop_front(strlen(".nv.shared."));
-      if (byName.count(fn.str()))
-        kernelFor(fn.str()).staticSharedBytes = fig(sec.sh_size, file, name.str() + " size");
+      if (byName.count(fn.str())) {
+        auto bytes = boundedFig(sec.sh_size, file, name.str() + " size");
+        if (!bytes)
+          return bytes.takeError();
+        kernelFor(fn.str()).staticSharedBytes = *bytes;
+      }
       continue;
     }
     if (!name.starts_with(".nv.info"))
@@ -466,11 +484,19 @@ llvm::Expected<std::vector<KernelFacts>> readCubin(const std::string &file, llvm
       } else if (byName.count(fn.str())) {
         auto &k = kernelFor(fn.str());
         if (r.attr == kEiattrReqntid && r.payload.size() >= 12) {
-          uint64_t threads = uint64_t(llvm::support::endian::read32le(r.payload.data())) *
-                             llvm::support::endian::read32le(r.payload.data() + 4) *
-                             llvm::support::endian::read32le(r.payload.data() + 8);
-          k.maxThreads = fig(threads, file, "EIATTR_REQNTID");
-          k.numWarps = fig((threads + 31) / 32, file, "EIATTR_REQNTID / 32");
+          // Three 32-bit extents: their product can pass 2^64.
+          uint64_t threads = 1;
+          bool overflow = false;
+          for (int d = 0; d < 3; ++d) {
+            uint64_t extent = llvm::support::endian::read32le(r.payload.data() + 4 * d);
+            overflow = overflow || __builtin_mul_overflow(threads, extent, &threads);
+          }
+          if (overflow || threads > kMaxFigure)
+            return artifactError(file, 0, 0,
+                                 "EIATTR_REQNTID of " + fn.str() +
+                                     ": the block's thread count is out of range (at most 2^40)");
+          k.maxThreads = fig(int64_t(threads), file, "EIATTR_REQNTID");
+          k.numWarps = fig(int64_t((threads + 31) / 32), file, "EIATTR_REQNTID / 32");
         }
       }
     }

@@ -365,9 +365,14 @@ llvm::Expected<mlir::Attribute> parseAttributeText(mlir::MLIRContext *ctx,
 
 llvm::Expected<mlir::Type> parseTypeText(mlir::MLIRContext *ctx, const std::string &text) {
   std::string t = detail::trim(text);
-  return parseStandalone<mlir::Type>(ctx, t, "<type>", [&](const std::string &s, size_t *n) {
+  auto type = parseStandalone<mlir::Type>(ctx, t, "<type>", [&](const std::string &s, size_t *n) {
     return mlir::parseType(s, ctx, n);
   });
+  // The bound a dump's types have (ReaderSupport.h): sizes would wrap.
+  if (type)
+    if (std::string problem = detail::shapeSizeProblem(*type); !problem.empty())
+      return llvm::make_error<InputError>("<type>", 1, 1, problem);
+  return type;
 }
 
 } // namespace tilexform::ir

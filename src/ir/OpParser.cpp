@@ -388,6 +388,8 @@ llvm::Expected<mlir::Type> Parser::parseType(const std::string &raw0, size_t off
     if (auto t = simpleTensorType(raw, offset)) {
       if (std::string problem = layoutRankProblem(*t); !problem.empty())
         return errorAt(std::min(offset, buf_.size()), problem);
+      if (std::string problem = detail::shapeSizeProblem(*t); !problem.empty())
+        return errorAt(std::min(offset, buf_.size()), problem);
       typeCache_.emplace(raw, *t);
       return *t;
     }
@@ -399,6 +401,8 @@ llvm::Expected<mlir::Type> Parser::parseType(const std::string &raw0, size_t off
       [&](const std::string &t, size_t *n) { return mlir::parseType(t, mod_->context.get(), n); });
   if (r) {
     if (std::string problem = layoutRankProblem(*r); !problem.empty())
+      return errorAt(std::min(offset, buf_.size()), problem);
+    if (std::string problem = detail::shapeSizeProblem(*r); !problem.empty())
       return errorAt(std::min(offset, buf_.size()), problem);
     typeCache_.emplace(raw, *r);
   }

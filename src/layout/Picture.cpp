@@ -65,11 +65,18 @@ llvm::Expected<LayoutPicture> pictureOf(const LinearLayout &ll, unsigned element
     p.registers = inSize(ll, "register");
   }
   // A broadcast layout holds each element many times: bound the walk too.
-  int64_t locations = int64_t(p.blocks) * (p.shared ? p.offsets : int64_t(p.warps) * p.lanes) *
-                      (p.shared ? 1 : p.registers);
-  if (locations > kPictureMaxElements * 1024)
-    return pictureError(
-        fmt::format("the layout has {} hardware locations, too many to draw", locations));
+  // Each count is below 2^31; their product may pass 2^63, so it is checked.
+  int64_t locations = 1;
+  bool tooMany = false;
+  const int64_t counts[] = {p.blocks, p.shared ? p.offsets : p.warps, p.shared ? 1 : p.lanes,
+                            p.shared ? 1 : p.registers};
+  for (int64_t n : counts)
+    tooMany = tooMany || __builtin_mul_overflow(locations, n, &locations) ||
+              locations > kPictureMaxElements * 1024;
+  if (tooMany)
+    return pictureError(fmt::format("the layout has more than {} hardware locations, too many "
+                                    "to draw",
+                                    kPictureMaxElements * 1024));
 
   p.cols = p.shape.size() == 1 ? std::min<int64_t>(p.shape[0], kPictureRowWrap)
            : p.shape.empty()   ? 1
