@@ -100,6 +100,35 @@ struct Drawn {
   std::string why; // when there is no picture
 };
 
+/// The pictures of one page: at most kPagePictureBytes of SVG in all, as
+/// `layout --svg` bounds one picture. Each layout is drawn in page order
+/// until the next picture would pass the bound; from there on every figure
+/// says it was left out, and the page says how many were.
+constexpr size_t kPagePictureBytes = size_t(32) << 20;
+
+struct PictureBudget {
+  size_t used = 0;    // bytes of SVG on the page
+  size_t leftOut = 0; // figures not drawn for the bound
+  bool full = false;  // no more pictures on this page
+};
+
+std::string leftOutWhy() {
+  return fmt::format("this page already holds {} MiB of pictures, its bound; "
+                     "`tilexform layout --type TYPE --svg FILE` draws this layout alone",
+                     kPagePictureBytes >> 20);
+}
+
+/// The line that says how many pictures the bound left out ("" when none).
+std::string leftOutNote(const PictureBudget &budget, size_t figures) {
+  if (!budget.leftOut)
+    return "";
+  return fmt::format("<p class=\"note\" id=\"pictures-left-out\" data-left-out=\"{}\">"
+                     "{} of {} pictures are not drawn: a page holds at most {} MiB of pictures. "
+                     "<code>tilexform layout --type TYPE --svg FILE</code> draws any one of them."
+                     "</p>\n",
+                     budget.leftOut, budget.leftOut, figures, kPagePictureBytes >> 20);
+}
+
 Drawn draw(const layout::EncodingPtr &enc, const std::vector<int64_t> &shape, unsigned bits) {
   Drawn d;
   if (!enc) {
@@ -121,21 +150,39 @@ Drawn draw(const layout::EncodingPtr &enc, const std::vector<int64_t> &shape, un
 
 std::string figure(const std::string &caption, const Drawn &d, const std::string &title,
                    const std::string &subtitle, const std::set<int64_t> &highlighted,
-                   const std::string &id) {
+                   const std::string &id, PictureBudget &budget) {
   std::string out =
       fmt::format("<figure id=\"{}\"><figcaption>{}</figcaption>\n", id, xmlEscape(caption));
-  if (d.picture) {
+  std::string why = d.why;
+  if (d.picture && !budget.full) {
     layout::SvgOptions o;
     o.title = title;
     o.subtitle = subtitle;
     o.highlighted = highlighted;
     o.idPrefix = id + "-";
     o.standalone = false;
-    out += layout::renderSvg(*d.picture, o);
-  } else {
-    out += fmt::format("<p class=\"note\">not drawn: {}</p>\n", xmlEscape(d.why));
+    std::string svg = layout::renderSvg(*d.picture, o);
+    if (svg.size() <= kPagePictureBytes - budget.used) {
+      budget.used += svg.size();
+      return out + svg + "</figure>\n";
+    }
+    budget.full = true;
   }
+  if (budget.full && (d.picture || why == "left out")) {
+    ++budget.leftOut;
+    why = leftOutWhy();
+  }
+  out += fmt::format("<p class=\"note\">not drawn: {}</p>\n", xmlEscape(why));
   return out + "</figure>\n";
+}
+
+/// A layout's picture, unless the page's pictures are full already (then
+/// nothing is worked out for it).
+Drawn drawWithin(const PictureBudget &budget, const layout::EncodingPtr &enc,
+                 const std::vector<int64_t> &shape, unsigned bits) {
+  if (budget.full && enc)
+    return Drawn{std::nullopt, "left out"};
+  return draw(enc, shape, bits);
 }
 
 std::string gluonText(const std::optional<std::string> &g) {
@@ -263,6 +310,9 @@ std::string verifyHtml(const analysis::VerifyReport &v, const std::string &plain
                      v.differences.size(), v.missing.size(), v.extra.size(), v.reconciled.size());
 
   out += "<h2 id=\"differences\">Differences</h2>\n";
+  PictureBudget budget;
+  size_t figures = 0;
+  size_t notePlace = out.size();
   if (v.differences.empty())
     out += "<p class=\"note\">none: every layout plain uses, the anchor carries</p>\n";
   for (size_t i = 0; i < v.differences.size(); ++i) {
@@ -273,9 +323,12 @@ std::string verifyHtml(const analysis::VerifyReport &v, const std::string &plain
     };
     // Both drawn at the shape plain uses it (the anchor's own without plain).
     std::vector<int64_t> shape = d.plain ? d.plain->shape : d.anchor->shape;
-    Drawn plain = d.plain ? draw(d.plain->encoding, shape, bitsOfSites(d.plain->sites)) : Drawn{};
-    Drawn anchor =
-        d.anchor ? draw(d.anchor->encoding, shape, bitsOfSites(d.anchor->sites)) : Drawn{};
+    Drawn plain = d.plain
+                      ? drawWithin(budget, d.plain->encoding, shape, bitsOfSites(d.plain->sites))
+                      : Drawn{};
+    Drawn anchor = d.anchor
+                       ? drawWithin(budget, d.anchor->encoding, shape, bitsOfSites(d.anchor->sites))
+                       : Drawn{};
     if (!d.plain)
       plain.why = "plain has no layout in this place";
     if (!d.anchor)
@@ -322,13 +375,16 @@ std::string verifyHtml(const analysis::VerifyReport &v, const std::string &plain
                          "(outlined in black).</p>\n",
                          differing.size(), plain.picture->cells.size());
     out += "<div class=\"pair\">\n";
-    out += figure(fmt::format("plain at {}", shapeText(shape)), plain, d.plain ? d.plain->attr : "",
-                  d.plain && d.plain->gluon ? *d.plain->gluon : "", differing, id + "-plain");
-    out += figure(fmt::format("anchor at {}", shapeText(shape)), anchor,
-                  d.anchor ? d.anchor->attr : "",
-                  d.anchor && d.anchor->gluon ? *d.anchor->gluon : "", differing, id + "-anchor");
+    out +=
+        figure(fmt::format("plain at {}", shapeText(shape)), plain, d.plain ? d.plain->attr : "",
+               d.plain && d.plain->gluon ? *d.plain->gluon : "", differing, id + "-plain", budget);
+    out += figure(
+        fmt::format("anchor at {}", shapeText(shape)), anchor, d.anchor ? d.anchor->attr : "",
+        d.anchor && d.anchor->gluon ? *d.anchor->gluon : "", differing, id + "-anchor", budget);
+    figures += 2;
     out += "</div>\n</section>\n";
   }
+  out.insert(notePlace, leftOutNote(budget, figures));
 
   auto listOf = [](const std::vector<analysis::LayoutDifference> &ds) {
     std::vector<const analysis::LayoutUse *> uses;
@@ -399,6 +455,8 @@ std::string recoverHtml(const analysis::RecoverReport &r, Verdict verdict,
                        rolesText(l.roles), l.siteCount, gluonText(l.gluon));
   }
   out += "</table>\n";
+  PictureBudget budget;
+  size_t notePlace = out.size();
   for (size_t i = 0; i < r.layouts.size(); ++i) {
     auto &l = r.layouts[i];
     std::string id = fmt::format("layout-{}", i + 1);
@@ -413,12 +471,13 @@ std::string recoverHtml(const analysis::RecoverReport &r, Verdict verdict,
     if (!l.reason.empty())
       out += fmt::format("<tr><th>reason</th><td>{}</td></tr>", xmlEscape(l.reason));
     out += "</table>\n";
-    Drawn d = draw(l.encoding, l.shape, bitsOfSites(l.sites));
+    Drawn d = drawWithin(budget, l.encoding, l.shape, bitsOfSites(l.sites));
     out += figure(
         fmt::format("{} at {}", l.name, shapeText(layout::bufferShape(*l.encoding, l.shape))), d,
-        l.attr, l.gluon ? *l.gluon : "", {}, id + "-picture");
+        l.attr, l.gluon ? *l.gluon : "", {}, id + "-picture", budget);
     out += "</section>\n";
   }
+  out.insert(notePlace, leftOutNote(budget, r.layouts.size()));
 
   if (!r.unsupportedOps.empty()) {
     out += "<h2 id=\"unsupported\">Ops without a Gluon builtin</h2>\n<table><tr><th>op</th>"

@@ -19,9 +19,19 @@ constexpr int kMargin = 12, kTitleLine = 16, kTitleChars = 120, kHeader = 28;
 constexpr int kLabelledW = 52, kLabelledH = 20, kPlainW = 8, kPlainH = 8;
 
 std::vector<std::string> wrapped(const std::string &text) {
+  // Lines of kTitleChars bytes, never cut inside a UTF-8 sequence (a cut
+  // one would be two invalid halves).
   std::vector<std::string> lines;
-  for (size_t i = 0; i < text.size(); i += kTitleChars)
-    lines.push_back(text.substr(i, kTitleChars));
+  for (size_t i = 0; i < text.size();) {
+    size_t end = std::min(text.size(), i + kTitleChars);
+    size_t cut = end;
+    while (cut > i && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+      --cut;
+    if (cut == i)
+      cut = end;
+    lines.push_back(text.substr(i, cut - i));
+    i = cut;
+  }
   return lines;
 }
 
@@ -37,30 +47,95 @@ std::string elementText(const PictureCell &c) {
 
 } // namespace
 
+namespace {
+
+/// The length of the well-formed UTF-8 sequence at `s[i]` and its code
+/// point, or 0 when the bytes there are not one (a stray continuation
+/// byte, an overlong form, a surrogate, past U+10FFFF, or cut short).
+size_t utf8Sequence(const std::string &s, size_t i, uint32_t &cp) {
+  auto at = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char b = at(i);
+  size_t len = b >= 0xC2 && b <= 0xDF   ? 2
+               : b >= 0xE0 && b <= 0xEF ? 3
+               : b >= 0xF0 && b <= 0xF4 ? 4
+                                        : 0;
+  if (len == 0 || i + len > s.size())
+    return 0;
+  unsigned char lo = 0x80, hi = 0xBF; // the second byte's range
+  if (b == 0xE0)
+    lo = 0xA0;
+  else if (b == 0xED)
+    hi = 0x9F; // U+D800..U+DFFF are surrogates, not characters
+  else if (b == 0xF0)
+    lo = 0x90;
+  else if (b == 0xF4)
+    hi = 0x8F;
+  if (at(i + 1) < lo || at(i + 1) > hi)
+    return 0;
+  for (size_t k = 2; k < len; ++k)
+    if (at(i + k) < 0x80 || at(i + k) > 0xBF)
+      return 0;
+  cp = len == 2 ? b & 0x1F : len == 3 ? b & 0x0F : b & 0x07;
+  for (size_t k = 1; k < len; ++k)
+    cp = (cp << 6) | (at(i + k) & 0x3F);
+  return len;
+}
+
+/// Whether a code point may stand in XML 1.0 and HTML text: not a control
+/// other than tab, line feed and carriage return (C0, DEL, C1), not a
+/// noncharacter (U+FDD0..U+FDEF, U+xxFFFE and U+xxFFFF).
+bool allowedInMarkup(uint32_t cp) {
+  if (cp < 0x20)
+    return cp == '\t' || cp == '\n' || cp == '\r';
+  if (cp >= 0x7F && cp <= 0x9F)
+    return false;
+  if (cp >= 0xFDD0 && cp <= 0xFDEF)
+    return false;
+  return (cp & 0xFFFE) != 0xFFFE;
+}
+
+} // namespace
+
 std::string xmlEscape(const std::string &text) {
+  // What cannot stand in the page becomes U+FFFD, the replacement character:
+  // the page stays well-formed whatever bytes the input held.
+  constexpr const char *kReplacement = "\xEF\xBF\xBD";
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
+  for (size_t i = 0; i < text.size();) {
+    char c = text[i];
     switch (c) {
     case '&':
       out += "&amp;";
-      break;
+      ++i;
+      continue;
     case '<':
       out += "&lt;";
-      break;
+      ++i;
+      continue;
     case '>':
       out += "&gt;";
-      break;
+      ++i;
+      continue;
     case '"':
       out += "&quot;";
-      break;
+      ++i;
+      continue;
     default:
-      // Control characters have no place in XML 1.0.
-      if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t')
-        out += ' ';
-      else
-        out += c;
+      break;
     }
+    uint32_t cp = static_cast<unsigned char>(c);
+    size_t len = cp < 0x80 ? 1 : utf8Sequence(text, i, cp);
+    if (len == 0) {
+      out += kReplacement;
+      ++i;
+      continue;
+    }
+    if (allowedInMarkup(cp))
+      out.append(text, i, len);
+    else
+      out += kReplacement;
+    i += len;
   }
   return out;
 }
