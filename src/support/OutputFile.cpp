@@ -3,6 +3,7 @@
 #include "tilexform/support/InputError.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,6 +12,27 @@
 namespace tilexform {
 
 char OutputFileError::ID = 0;
+
+namespace {
+
+/// Gives the written temporary `tmp` the name `path` only if no file has
+/// it: 0, or the errno. renameat2's RENAME_NOREPLACE where the kernel and
+/// the file system have it, else a hard link (which never replaces either)
+/// and the temporary's name removed.
+int publishExclusively(const std::string &tmp, const std::string &path) {
+#ifdef RENAME_NOREPLACE
+  if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0)
+    return 0;
+  if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP && errno != EOPNOTSUPP)
+    return errno;
+#endif
+  if (::link(tmp.c_str(), path.c_str()) != 0)
+    return errno;
+  ::unlink(tmp.c_str());
+  return 0;
+}
+
+} // namespace
 
 llvm::Error writeFileAtomically(const std::string &path, llvm::StringRef contents, bool overwrite) {
   auto fail = [&](const std::string &why, bool exists = false) {
@@ -72,9 +94,23 @@ llvm::Error writeFileAtomically(const std::string &path, llvm::StringRef content
     ::unlink(tmp.c_str());
     return fail("cannot write: " + describeSystemError(err));
   }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    int err = errno;
+  if (overwrite) {
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+      int err = errno;
+      ::unlink(tmp.c_str());
+      return fail("cannot write: " + describeSystemError(err));
+    }
+    return llvm::Error::success();
+  }
+  // Without --force the file is published only if the name is still free:
+  // the check above is not enough, another process (a second run writing the
+  // same --out) may create it meanwhile. Both ways below fail with EEXIST,
+  // atomically, when the name exists (even as a dangling link).
+  if (int err = publishExclusively(tmp, path)) {
     ::unlink(tmp.c_str());
+    if (err == EEXIST)
+      return fail("exists now: another process created it while this one ran; not "
+                  "overwritten (pass --force to overwrite it)");
     return fail("cannot write: " + describeSystemError(err));
   }
   return llvm::Error::success();

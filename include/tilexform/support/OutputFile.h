@@ -12,7 +12,11 @@
 namespace tilexform {
 
 /// Writes `contents` to `path`. An existing `path` is replaced only with
-/// `overwrite` and only when it is a regular file.
+/// `overwrite` and only when it is a regular file. Without `overwrite` the
+/// file is published in one exclusive step (RENAME_NOREPLACE, else a hard
+/// link): of several processes writing one new path at once exactly one
+/// succeeds, the others fail saying it exists (an I/O error: the path was
+/// free when they started).
 llvm::Error writeFileAtomically(const std::string &path, llvm::StringRef contents, bool overwrite);
 
 /// Why writing failed, for the exit code: the target exists (a usage error)
