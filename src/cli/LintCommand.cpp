@@ -147,7 +147,7 @@ int runSarif() {
     for (auto &f : report->findings) {
       results.push_back({lint::ruleInfo(f.rule).name, lint::severityName(f.severity),
                          f.message + " Fix: " + f.fix, file == "-" ? "<stdin>" : file, f.line,
-                         f.col});
+                         f.col, file == "-"});
       if (fails(f))
         code = kExitFinding;
     }

@@ -3,6 +3,7 @@
 #include "tilexform/Version.h"
 
 #include <fmt/format.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
@@ -15,17 +16,22 @@ namespace tilexform::cli {
 
 namespace {
 
+/// A path as a URI reference (RFC 3986): every byte but the unreserved
+/// characters and `/` percent-encoded, so `#`, `?`, `%`, spaces, quotes,
+/// backslashes, control characters and non-ASCII bytes (each byte of their
+/// UTF-8) cannot end the path or change what it names; `:` is encoded too,
+/// so a relative path's first segment never reads as a scheme. An absolute
+/// path becomes a `file://` URI.
 std::string sarifUri(const std::string &path) {
   std::string uri;
   if (!path.empty() && path[0] == '/')
     uri = "file://";
   for (char c : path) {
-    if (c == ' ')
-      uri += "%20";
-    else if (c == '%')
-      uri += "%25";
-    else
+    auto b = static_cast<unsigned char>(c);
+    if (llvm::isAlnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/')
       uri += c;
+    else
+      uri += fmt::format("%{:02X}", b);
   }
   return uri;
 }
@@ -47,9 +53,48 @@ std::optional<std::string> underWorkingDirectory(const std::string &path) {
   return r;
 }
 
+/// The files the findings are in, each read once, as their lines: a log of
+/// many findings in one file reads it once, not once a finding. Standard
+/// input is never read again (a file named `<stdin>` is not it).
+class LineTexts {
+public:
+  /// The text of line `line` (1-based) of the finding's file, or none.
+  std::optional<llvm::StringRef> line(const SarifResult &f) {
+    if (f.standardInput)
+      return std::nullopt;
+    auto [it, fresh] = files_.try_emplace(f.file);
+    File &file = it->second;
+    // Only a regular file is read again: a pipe or a device would block
+    // or give other bytes.
+    if (fresh && llvm::sys::fs::is_regular_file(f.file)) {
+      auto buf = llvm::MemoryBuffer::getFile(f.file, /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/false);
+      if (!buf)
+        return std::nullopt;
+      file.buffer = std::move(*buf);
+      llvm::StringRef text = file.buffer->getBuffer();
+      file.starts.push_back(0);
+      for (size_t i = 0; i < text.size(); ++i)
+        if (text[i] == '\n')
+          file.starts.push_back(i + 1);
+    }
+    if (!file.buffer || f.line == 0 || f.line > file.starts.size())
+      return std::nullopt;
+    llvm::StringRef text = file.buffer->getBuffer();
+    return text.substr(file.starts[f.line - 1]).split('\n').first;
+  }
+
+private:
+  struct File {
+    std::unique_ptr<llvm::MemoryBuffer> buffer;
+    std::vector<size_t> starts; // of each line
+  };
+  std::map<std::string, File> files_;
+};
+
 /// FNV-1a over the rule, the file and the finding line's text (whitespace
 /// removed): stable across runs and across edits elsewhere in the file.
-std::string lineFingerprint(const SarifResult &f) {
+std::string lineFingerprint(const SarifResult &f, LineTexts &lines) {
   uint64_t h = 1469598103934665603ull;
   auto mix = [&](llvm::StringRef s) {
     for (char c : s) {
@@ -63,13 +108,8 @@ std::string lineFingerprint(const SarifResult &f) {
   };
   mix(f.ruleId);
   mix(underWorkingDirectory(f.file).value_or(f.file));
-  auto buf = llvm::MemoryBuffer::getFile(f.file);
-  if (buf) {
-    llvm::StringRef text = (*buf)->getBuffer();
-    for (unsigned i = 1; i < f.line && !text.empty(); ++i)
-      text = text.split('\n').second;
-    mix(text.split('\n').first);
-  }
+  if (auto text = lines.line(f))
+    mix(*text);
   return fmt::format("{:016x}:1", h);
 }
 
@@ -101,10 +141,13 @@ Json sarifDocument(const std::vector<SarifRule> &rules, const std::vector<SarifR
                             {"defaultConfiguration", {{"level", rules[i].level}}}});
   }
   Json out = Json::array();
+  LineTexts lines;
   for (const SarifResult &f : results) {
     Json region{{"startLine", std::max(1u, f.line)}, {"startColumn", std::max(1u, f.col)}};
     Json artifact;
-    if (auto rel = underWorkingDirectory(f.file))
+    if (f.standardInput)
+      artifact = Json{{"uri", sarifUri(f.file)}};
+    else if (auto rel = underWorkingDirectory(f.file))
       artifact = Json{{"uri", sarifUri(*rel)}, {"uriBaseId", "%SRCROOT%"}};
     else
       artifact = Json{{"uri", sarifUri(f.file)}};
@@ -115,7 +158,7 @@ Json sarifDocument(const std::vector<SarifRule> &rules, const std::vector<SarifR
         {"message", {{"text", f.message}}},
         {"locations", Json::array({Json{{"physicalLocation",
                                          {{"artifactLocation", artifact}, {"region", region}}}}})},
-        {"partialFingerprints", {{"primaryLocationLineHash", lineFingerprint(f)}}}});
+        {"partialFingerprints", {{"primaryLocationLineHash", lineFingerprint(f, lines)}}}});
   }
   Json notes = Json::array();
   for (auto &e : notifications)

@@ -25,6 +25,9 @@ struct SarifResult {
   std::string message;
   std::string file;
   unsigned line = 1, col = 1;
+  /// The finding is in what was read from standard input (`file` is how it
+  /// is shown): nothing is read again to fingerprint it.
+  bool standardInput = false;
 };
 
 /// The whole SARIF log; `notifications` become error-level tool execution
