@@ -217,19 +217,25 @@ bool oneInputRun() { return gOneInput; }
 int runOverFiles(const char *command, const std::vector<std::string> &files, bool json,
                  unsigned jobs, bool quiet,
                  const std::function<FileOutput(const std::string &)> &one) {
+  // Standard input can be read once, and not from a worker thread's race.
+  bool stdinTwice = std::count(files.begin(), files.end(), "-") > 1;
+  if (stdinTwice)
+    return reportError("'-' (standard input) named more than once", kExitUsage);
+  return runOverInputs(command, files, json, jobs, quiet,
+                       [&](size_t i) { return one(files[i]); });
+}
+
+int runOverInputs(const char *command, const std::vector<std::string> &files, bool json,
+                  unsigned jobs, bool quiet, const std::function<FileOutput(size_t)> &one) {
   gOneInput = files.size() == 1;
   if (gOneInput)
     arena::begin();
   auto kept = std::make_unique<std::vector<FileOutput>>(files.size());
   auto &out = *kept;
   llvm::scope_exit keep([&] { keepUntilExit(std::move(kept)); });
-  // Standard input can be read once, and not from a worker thread's race.
-  bool stdinTwice = std::count(files.begin(), files.end(), "-") > 1;
-  if (stdinTwice)
-    return reportError("'-' (standard input) named more than once", kExitUsage);
   ProgressLine progress(command, quiet || files.size() < 2);
   parallelForWithProgress(files.size(), files.size() > 1 ? jobs : 1, progress.callback(),
-                          [&](size_t i) { out[i] = one(files[i]); });
+                          [&](size_t i) { out[i] = one(i); });
   progress.finish();
   for (size_t i = 0; i < files.size(); ++i)
     spdlog::debug("{}: exit {}{}", files[i], out[i].exitCode,

@@ -220,13 +220,20 @@ private:
   const Comparison &r_;
 };
 
-FileOutput verifyOne(std::string plainPath, std::string anchorPath, gluon::GluonApi api) {
+/// One comparison to make: two dumps, or why a dump has no anchor.
+struct DumpPair {
+  std::string plain, anchor;
+  std::string error; // `file:line:col: error: ...` when no anchor was found
+};
+
+FileOutput verifyOne(const DumpPair &pair, gluon::GluonApi api) {
   FileOutput o;
-  if (anchorPath.empty()) {
-    // A directory pair found no anchor for this dump: plainPath holds why.
-    o.error = plainPath;
+  if (!pair.error.empty()) {
+    // A directory pair found no anchor for this dump.
+    o.error = pair.error;
     return o;
   }
+  std::string plainPath = pair.plain, anchorPath = pair.anchor;
   auto plain = loadForCommand(plainPath, "verify");
   if (!plain) {
     o.error = errorLine(plain.takeError());
@@ -311,11 +318,11 @@ std::vector<std::string> ttgirFilesIn(const std::string &dir) {
 /// (`foo.ttgir` with `foo_anchor.ttgir` or `foo.gluon.ttgir`); among several
 /// anchors of one kernel the one named after the plain file; with none, the
 /// anchor named after it (same name, or `_anchor`, `.anchor`, `_gluon`,
-/// `.gluon` added, `gluon_` before). A dump with no anchor gets a pair whose
-/// anchor is empty and whose plain side is the error line.
-std::vector<std::string> pairByKernel(const std::vector<std::string> &plains,
-                                      const std::vector<std::string> &anchors,
-                                      const std::string &anchorDir) {
+/// `.gluon` added, `gluon_` before). A dump with no anchor gets a pair with
+/// the error line.
+std::vector<DumpPair> pairByKernel(const std::vector<std::string> &plains,
+                                   const std::vector<std::string> &anchors,
+                                   const std::string &anchorDir) {
   namespace path = llvm::sys::path;
   std::vector<std::pair<std::string, std::string>> anchorKernels; // (file, kernel)
   for (auto &a : anchors)
@@ -327,7 +334,7 @@ std::vector<std::string> pairByKernel(const std::vector<std::string> &plains,
         return true;
     return s == ("gluon_" + stem).str();
   };
-  std::vector<std::string> pairs;
+  std::vector<DumpPair> pairs;
   for (auto &p : plains) {
     std::string kernel = kernelNameOf(p);
     llvm::StringRef stem = path::stem(p);
@@ -349,7 +356,7 @@ std::vector<std::string> pairByKernel(const std::vector<std::string> &plains,
       chosen = named;
     }
     if (chosen.size() == 1) {
-      pairs.push_back(p + "\t" + chosen.front());
+      pairs.push_back({p, chosen.front(), ""});
       continue;
     }
     std::string why =
@@ -360,7 +367,7 @@ std::vector<std::string> pairByKernel(const std::vector<std::string> &plains,
                           stem.str(), stem.str())
             : fmt::format("{} anchors in {} define @{}: {}; pair them with --pairs", chosen.size(),
                           anchorDir, kernel, llvm::join(chosen, ", "));
-    pairs.push_back(errorLine(llvm::make_error<InputError>(p, 0, 0, why)) + "\t");
+    pairs.push_back({p, "", errorLine(llvm::make_error<InputError>(p, 0, 0, why))});
   }
   return pairs;
 }
@@ -388,12 +395,11 @@ void addVerifyCommand(CLI::App &root) {
   common.addFormat(cmd);
 }
 
-// Pairs travel through the multi-file driver as "plain\tanchor".
 int runVerifyCommand() {
   CommonOptions &common = opts.common;
   if (int code = common.prepare())
     return code;
-  std::vector<std::string> pairs;
+  std::vector<DumpPair> pairs;
   namespace fs = std::filesystem;
   if (!opts.pairs.empty()) {
     if (!opts.plain.empty() || !opts.anchor.empty())
@@ -421,7 +427,7 @@ int runVerifyCommand() {
       if (parts.size() != 2)
         return reportError(llvm::make_error<InputError>(
             opts.pairs, lineNo, 1, "expected two paths, PLAIN ANCHOR, on the line"));
-      pairs.push_back(parts[0].str() + "\t" + parts[1].str());
+      pairs.push_back({parts[0].str(), parts[1].str(), ""});
     }
     if (pairs.empty())
       return reportError(llvm::make_error<InputError>(opts.pairs, 0, 0, "no pairs in the file"));
@@ -436,16 +442,24 @@ int runVerifyCommand() {
       return reportError(opts.plain + ": error: no .ttgir in this directory", kExitInput);
     pairs = pairByKernel(plains, ttgirFilesIn(opts.anchor), opts.anchor);
   } else {
-    pairs.push_back(opts.plain + "\t" + opts.anchor);
+    pairs.push_back({opts.plain, opts.anchor, ""});
   }
   if (!opts.html.empty() && pairs.size() != 1)
     return reportError("--html writes the report of one pair; give one PLAIN ANCHOR", kExitUsage);
   if (int code = refuseExistingOut(opts.html, common.force, "--html"))
     return code;
-  return runOverFiles("verify", pairs, common, [&](const std::string &pair) {
-    auto [p, a] = llvm::StringRef(pair).split('\t');
-    return verifyOne(p.str(), a.str(), common.api());
-  });
+  // Standard input can be read once, and not from a worker thread's race.
+  std::vector<std::string> names;
+  size_t stdinUses = 0;
+  for (auto &p : pairs) {
+    names.push_back(p.plain + " " + p.anchor);
+    stdinUses +=
+        size_t(p.error.empty() && p.plain == "-") + size_t(p.error.empty() && p.anchor == "-");
+  }
+  if (stdinUses > 1)
+    return reportError("'-' (standard input) named more than once", kExitUsage);
+  return runOverInputs("verify", names, common.jsonOutput(), common.jobs, /*quiet=*/false,
+                       [&](size_t i) { return verifyOne(pairs[i], common.api()); });
 }
 
 } // namespace tilexform::cli

@@ -105,6 +105,11 @@ struct FileOutput {
 int runOverFiles(const char *command, const std::vector<std::string> &files, bool json,
                  unsigned jobs, bool quiet,
                  const std::function<FileOutput(const std::string &)> &one);
+/// The same over inputs that are not one path each (verify's pairs):
+/// `one(i)` makes the i-th; `names` name them in the debug log. Standard
+/// input read twice is the caller's to refuse.
+int runOverInputs(const char *command, const std::vector<std::string> &names, bool json,
+                  unsigned jobs, bool quiet, const std::function<FileOutput(size_t)> &one);
 
 /// Whether the command runs over one input: what it made for it is then
 /// left for the process's end to reclaim (freeing it is work nobody waits
