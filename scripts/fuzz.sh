@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(reader layout verify artifacts tree audit gate survey_tree)
+[ ${#targets[@]} -gt 0 ] || targets=(reader layout verify artifacts tree audit gate survey_tree sarif)
 # The strict build (scripts/setup.sh --strict), which scripts/test.sh --strict
 # has already made in CI: only what the targets need is built here.
 build="$here/build-strict"
@@ -19,7 +19,7 @@ TILEXFORM_BUILD_TARGETS="$(printf 'tilexform_fuzz_%s ' "${targets[@]}")" \
 
 seeds="$build/seeds"
 rm -rf "$seeds"
-mkdir -p "$seeds"/{reader,layout,verify,artifacts,tree,audit,gate,survey_tree} "$build/crashes"
+mkdir -p "$seeds"/{reader,layout,verify,artifacts,tree,audit,gate,survey_tree,sarif} "$build/crashes"
 python3 - "$here" "$seeds" <<'PY'
 import json, pathlib, sys
 here, seeds = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
@@ -74,6 +74,13 @@ for i, p in enumerate(sorted((here / "tests/survey").glob("*.py"))[:8]):
     (seeds / "survey_tree" / f"{i}").write_bytes(
         bytes([0, 0, 2]) + b"pkg" + py(1, b"k", p.read_bytes()) + bytes([4, 0, 0, 1, 0, 1])
         + bytes([6, i % 6, 0, 0, 0, 1]) + bytes([9, 0, 1, 40]))
+# The sarif target: the lint inputs, each under a first line that names
+# its file with the bytes a URI must escape.
+lint_dumps = sorted((here / "tests/lit/lint/Inputs").rglob("*.ttgir"))
+for i, p in enumerate(lint_dumps[:40]):
+    name = [b"a b#c?d%e.ttgir", b"\xff\xfe\xe2\x80\xa8\"x\".ttgir", b"k\\..\\:1\t.ttgir",
+            b"caf\xc3\xa9 <k>.ttgir"][i % 4]
+    (seeds / "sarif" / f"{i}").write_bytes(b"// " + name + b"\n" + p.read_bytes())
 PY
 status=0
 for t in "${targets[@]}"; do
