@@ -206,7 +206,7 @@ void emitWhile(Emitter &e, const Operation &op) {
   std::vector<const Operation *> testOps;
   for (size_t i = 0; i + 1 < before.ops.size(); ++i)
     testOps.push_back(before.ops[i].get());
-  if (!e.foldOps(testOps))
+  if (!fitsOneExpression(testOps) || !e.foldOps(testOps))
     return e.gap("op", op.name, op.pos.line,
                  "a while condition with ops Python cannot write as one expression");
   e.line(fmt::format("while {}:  # line {}", e.expr(test), op.pos.line));

@@ -19,11 +19,14 @@
 
 #include "tilexform/ir/Dialects.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tilexform::transcribe {
@@ -193,37 +196,81 @@ std::vector<const Value *> evaluationOrder(const Operation &c) {
   return order;
 }
 
-/// The ops a statement for `c` makes, in the order Python makes them.
-void sequence(const FoldPlan &plan, const Operation &c, bool self,
-              std::vector<const Operation *> &out) {
-  std::vector<const Operation *> implicit;
-  for (const Value *v : evaluationOrder(c)) {
-    const Operation *d = v ? v->definingOp : nullptr;
-    const FoldKind *k = d ? plan.kindOf(d) : nullptr;
-    if (!k || *k == FoldKind::Literal)
+/// The ops a statement for an op makes, in the order Python makes them
+/// (the op itself last), each with the span of the entries before it that
+/// are folded into its spelling.
+struct Sequence {
+  struct Entry {
+    const Operation *op;
+    /// The ops folded into `op`'s spelling are entries [first, end): right
+    /// before it, or for a broadcast (written as its operand, made when the
+    /// op that reads it is applied) before its user's later operands.
+    size_t first, end;
+  };
+  std::vector<Entry> entries;
+};
+
+/// The ops `c`'s statement makes: each operand's folded expression in
+/// evaluation order, the broadcasts Gluon makes when it applies the op,
+/// then `c`. With an explicit stack: a folded expression may be as deep as
+/// its block is long.
+Sequence sequence(const FoldPlan &plan, const Operation &c) {
+  struct Frame {
+    const Operation *op;
+    bool self; // false: a broadcast, made by its user after its operands
+    size_t start;
+    std::vector<const Value *> order;
+    size_t next = 0;
+    std::vector<Sequence::Entry> implicit;
+  };
+  Sequence seq;
+  std::vector<Frame> stack;
+  stack.push_back({&c, true, 0, evaluationOrder(c), 0, {}});
+  while (!stack.empty()) {
+    Frame &f = stack.back();
+    if (f.next < f.order.size()) {
+      const Value *v = f.order[f.next++];
+      const Operation *d = v ? v->definingOp : nullptr;
+      const FoldKind *k = d ? plan.kindOf(d) : nullptr;
+      if (k && *k != FoldKind::Literal)
+        stack.push_back(
+            {d, *k == FoldKind::Expression, seq.entries.size(), evaluationOrder(*d), 0, {}});
       continue;
-    if (*k == FoldKind::Expression) {
-      sequence(plan, *d, true, out);
-    } else {
-      sequence(plan, *d, false, out);
-      implicit.push_back(d);
     }
+    Frame done = std::move(f);
+    stack.pop_back();
+    seq.entries.insert(seq.entries.end(), done.implicit.begin(), done.implicit.end());
+    Sequence::Entry entry{done.op, done.start, seq.entries.size()};
+    if (done.self)
+      seq.entries.push_back(entry);
+    else
+      stack.back().implicit.push_back(entry);
   }
-  out.insert(out.end(), implicit.begin(), implicit.end());
-  if (self)
-    out.push_back(&c);
+  return seq;
 }
 
 class Planner {
 public:
   explicit Planner(FoldPlan &plan) : plan_(plan) {}
 
+  /// `op` and the ops nested in it, in pre-order.
   void collect(const Operation &op) {
-    ops_.push_back(&op);
-    for (auto &r : op.regions)
-      for (auto &b : r->blocks)
-        for (auto &o : b->ops)
-          collect(*o);
+    ir::Module::walkFrom(op, [&](const Operation *o) {
+      ops_.push_back(o);
+      for (auto &r : o->regions)
+        for (auto &b : r->blocks)
+          index(*b);
+    });
+  }
+
+  /// The ops of one block: each op's previous one that is no constant.
+  void index(const ir::Block &b) {
+    const Operation *last = nullptr;
+    for (auto &o : b.ops) {
+      previous_[o.get()] = last;
+      if (o->name != "arith.constant")
+        last = o.get();
+    }
   }
 
   void run() {
@@ -236,21 +283,12 @@ public:
     for (const Operation *op : ops_)
       if (!plan_.kindOf(op) && isExpressionOp(*op) && inlinedAtUse(*op))
         plan_.folds[op] = FoldKind::Expression;
-    // Plain's order: unfold until every statement's expression is the ops
-    // right before it.
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (const Operation *op : ops_) {
-        if (plan_.kindOf(op) || op->name == "arith.constant")
-          continue;
-        // The op of its expression found out of place is written as a
-        // statement, where plain has it.
-        if (const Operation *late = outOfOrder(*op)) {
-          plan_.folds.erase(late);
-          changed = true;
-        }
-      }
-    }
+    keepPlainOrder();
+    // An expression deeper than anything a kernel writes (a dump's chain
+    // of thousands of ops) is cut into statements, so that Python's parser
+    // and compiler take it; a cut may put ops out of plain's order again.
+    if (boundDepth())
+      keepPlainOrder();
   }
 
 private:
@@ -362,34 +400,107 @@ private:
 
   bool inlinedAtUse(const Operation &op) const { return oneUse(op) != nullptr; }
 
-  /// The last op of `c`'s expression that is not where plain has it (the
-  /// ops right before `c`, in evaluation order); null when all are.
-  const Operation *outOfOrder(const Operation &c) const {
-    std::vector<const Operation *> seq;
-    sequence(plan_, c, true, seq);
-    if (seq.size() < 2 || !c.parentBlock)
-      return nullptr;
-    const auto &ops = c.parentBlock->ops;
-    size_t at = 0;
-    while (at < ops.size() && ops[at].get() != &c)
-      ++at;
-    if (at == ops.size())
-      return seq.front();
-    size_t j = at;
-    for (size_t i = seq.size() - 1; i-- > 0;) {
-      do {
-        if (j == 0)
-          return seq[i];
-        --j;
-      } while (ops[j]->name == "arith.constant");
-      if (ops[j].get() != seq[i])
-        return seq[i];
+  /// The statements: the ops written on their own.
+  std::vector<const Operation *> statements() const {
+    std::vector<const Operation *> out;
+    for (const Operation *op : ops_)
+      if (!plan_.kindOf(op) && op->name != "arith.constant" && op->parentBlock)
+        out.push_back(op);
+    return out;
+  }
+
+  /// Plain's order: unfolds until every statement's expression is the ops
+  /// right before it in its block, in evaluation order (constants aside).
+  /// Walking a statement's ops back from it, the first one not where plain
+  /// has it is written as a statement (with the ops folded into it, which
+  /// are then checked against it in turn), and the walk goes on past it.
+  /// Each op is walked once, by the statement it ends up in.
+  void keepPlainOrder() {
+    for (const Operation *op : statements()) {
+      Sequence seq = sequence(plan_, *op);
+      if (seq.entries.size() >= 2)
+        keepPlainOrder(seq);
     }
-    return nullptr;
+  }
+
+  void keepPlainOrder(const Sequence &seq) {
+    const auto &e = seq.entries;
+    constexpr size_t kNone = SIZE_MAX;
+    // A statement to check: the entry it is, and the entries of its
+    // expression [first, end).
+    struct Check {
+      size_t self, first, end;
+    };
+    std::vector<Check> work{{e.size() - 1, e.back().first, e.size() - 1}};
+    // At the last entry of an unfolded broadcast's expression: where that
+    // expression starts, and the statement whose walk skips it there.
+    std::vector<std::pair<size_t, size_t>> skip(e.size(), {kNone, kNone});
+    while (!work.empty()) {
+      Check c = work.back();
+      work.pop_back();
+      const Operation *at = e[c.self].op;
+      for (size_t k = c.end; k > c.first;) {
+        size_t i = k - 1;
+        if (skip[i].second == c.self) {
+          k = skip[i].first;
+          continue;
+        }
+        const Operation *before = previous_.count(at) ? previous_.at(at) : nullptr;
+        if (before == e[i].op) {
+          at = before;
+          k = i;
+          continue;
+        }
+        // Out of place: a statement of its own.
+        plan_.folds.erase(e[i].op);
+        if (e[i].end > e[i].first)
+          work.push_back({i, e[i].first, e[i].end});
+        if (e[i].end == i) {
+          k = e[i].first;
+        } else {
+          if (e[i].end > e[i].first)
+            skip[e[i].end - 1] = {e[i].first, c.self};
+          k = i;
+        }
+      }
+    }
+  }
+
+  /// Cuts every statement's expression to kMaxExpressionDepth levels of
+  /// folded ops: an op whose own expression reaches that depth is written
+  /// as a statement. Returns whether it cut any.
+  bool boundDepth() {
+    bool cut = false;
+    std::unordered_map<const Operation *, size_t> depth;
+    for (const Operation *op : statements()) {
+      Sequence seq = sequence(plan_, *op);
+      // Each entry comes after the ops folded into it.
+      for (const Sequence::Entry &entry : seq.entries) {
+        size_t deepest = 0;
+        for (const Value *v : entry.op->operands) {
+          const Operation *d = v ? v->definingOp : nullptr;
+          const FoldKind *k = d ? plan_.kindOf(d) : nullptr;
+          auto it = k && *k != FoldKind::Literal ? depth.find(d) : depth.end();
+          if (it == depth.end())
+            continue;
+          if (it->second >= kMaxExpressionDepth) {
+            plan_.folds.erase(d);
+            cut = true;
+            continue;
+          }
+          deepest = std::max(deepest, it->second);
+        }
+        // A broadcast is written as its operand: no level of its own.
+        const FoldKind *k = entry.op == op ? nullptr : plan_.kindOf(entry.op);
+        depth[entry.op] = deepest + (k && *k == FoldKind::Broadcast ? 0 : 1);
+      }
+    }
+    return cut;
   }
 
   FoldPlan &plan_;
   std::vector<const Operation *> ops_;
+  std::unordered_map<const Operation *, const Operation *> previous_;
 };
 
 } // namespace
@@ -398,9 +509,11 @@ FoldPlan planFolds(const Operation &function) {
   FoldPlan plan;
   Planner p(plan);
   for (auto &r : function.regions)
-    for (auto &b : r->blocks)
+    for (auto &b : r->blocks) {
+      p.index(*b);
       for (auto &o : b->ops)
         p.collect(*o);
+    }
   p.run();
   return plan;
 }
@@ -411,10 +524,30 @@ std::vector<const Operation *> expressionOps(const FoldPlan &plan, const Value *
   const FoldKind *k = d ? plan.kindOf(d) : nullptr;
   if (!k || *k == FoldKind::Literal)
     return out;
-  sequence(plan, *d, *k == FoldKind::Expression, out);
-  if (*k == FoldKind::Broadcast)
-    out.push_back(d);
+  for (const Sequence::Entry &e : sequence(plan, *d).entries)
+    out.push_back(e.op);
   return out;
+}
+
+bool fitsOneExpression(const std::vector<const Operation *> &ops) {
+  // Per op: its levels, and the ops its text writes.
+  std::unordered_map<const Operation *, std::pair<size_t, size_t>> made;
+  for (const Operation *op : ops) {
+    size_t levels = 1, written = 1;
+    for (const Value *v : op->operands) {
+      auto it = v && v->definingOp ? made.find(v->definingOp) : made.end();
+      if (it == made.end())
+        continue;
+      levels = std::max(levels, it->second.first + 1);
+      written += it->second.second;
+      if (written > kMaxExpressionOps)
+        return false;
+    }
+    if (levels > kMaxExpressionDepth)
+      return false;
+    made[op] = {levels, written};
+  }
+  return true;
 }
 
 } // namespace tilexform::transcribe

@@ -7,6 +7,7 @@
 
 #include "tilexform/ir/Module.h"
 
+#include <cstddef>
 #include <map>
 #include <vector>
 
@@ -31,6 +32,26 @@ struct FoldPlan {
     return it == folds.end() ? nullptr : &it->second;
   }
 };
+
+/// How many levels of folded ops one expression of the readable anchor
+/// holds at most: an op whose expression would be deeper is written as a
+/// statement of its own. Kernels' expressions are at most 8 levels deep;
+/// the bound keeps a dump's long chains of ops within what Python takes
+/// (about 200 levels of parentheses, and a syntax tree as deep as the
+/// compiler's recursion allows) and what the check of every module written
+/// takes (about 75 levels of parentheses), each level of ops adding at most
+/// three.
+constexpr size_t kMaxExpressionDepth = 16;
+
+/// How many ops one expression writes at most where every value is written
+/// in full wherever it is read (a while loop's condition).
+constexpr size_t kMaxExpressionOps = 256;
+
+/// Whether `ops`, each written inside the ops that read it (a while loop's
+/// condition, one expression), make an expression Python takes: at most
+/// kMaxExpressionDepth levels deep and kMaxExpressionOps ops written (a
+/// value read twice is written twice, so its text can double with every op).
+bool fitsOneExpression(const std::vector<const ir::Operation *> &ops);
 
 /// The folds of `function`'s body (its nested regions included).
 FoldPlan planFolds(const ir::Operation &function);

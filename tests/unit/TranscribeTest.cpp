@@ -314,3 +314,46 @@ TEST(Transcribe, HintsReadAsTypedIntegers) {
   EXPECT_NE(r.python.find("t = gl.multiple_of(t, [16, 16])"), std::string::npos) << r.python;
   EXPECT_NE(r.python.find("t = gl.max_contiguous(t, [1, 4])"), std::string::npos) << r.python;
 }
+
+TEST(Transcribe, LongChainsAreCutIntoStatementsOfBoundedDepth) {
+  // Readable folds a value read once into its user; along a chain of 1,000
+  // such ops every kMaxExpressionDepth-th one (16) is a statement instead,
+  // so no expression is deeper than Python's parser and compiler take. The
+  // chain's order is plain's, and no op is lost: 1,000 `+ 2.0` in all.
+  std::string text = std::string(kHeader) + R"(
+  tt.func public @k(%x: !tt.ptr<f32>) {
+    %c = arith.constant dense<2.000000e+00> : tensor<128xf32, #blocked>
+    %l = tt.splat %x : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+    %v0 = tt.load %l : tensor<128x!tt.ptr<f32>, #blocked>
+)";
+  const int n = 1000;
+  for (int k = 0; k < n; ++k)
+    text += "    %v" + std::to_string(k + 1) + " = arith.addf %v" + std::to_string(k) +
+            ", %c : tensor<128xf32, #blocked>\n";
+  text += "    %p = tt.splat %x : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>\n"
+          "    tt.store %p, %v" +
+          std::to_string(n) + " : tensor<128x!tt.ptr<f32>, #blocked>\n    tt.return\n  }\n}\n";
+  auto m = ir::loadModuleText(text, "t.ttgir");
+  ASSERT_TRUE(bool(m)) << llvm::toString(m.takeError());
+  auto rec = analysis::recover(**m, gluon::GluonApi::V3_6);
+  transcribe::TranscribeOptions o;
+  o.sourceName = "t.ttgir";
+  o.style = transcribe::Style::Readable;
+  auto r = transcribe::transcribe(**m, rec, o);
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  EXPECT_TRUE(r->blockedBy.empty());
+  size_t statements = 0, adds = 0, deepest = 0;
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(r->python).split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    size_t here = line.count("+ 2.0");
+    if (here == 0)
+      continue;
+    ++statements;
+    adds += here;
+    deepest = std::max(deepest, here);
+  }
+  EXPECT_EQ(adds, size_t(n)) << r->python;
+  EXPECT_LE(deepest, size_t(16)) << r->python;
+  EXPECT_GE(statements, size_t(n / 16)) << r->python;
+}
