@@ -118,6 +118,16 @@ TEST_F(Picture, SvgIsDeterministicAndColoursByWarp) {
   EXPECT_NE(pictureColor(8), pictureColor(0));
 }
 
-TEST(PictureText, XmlEscape) { EXPECT_EQ(xmlEscape("a<b>&\"c\x01"), "a&lt;b&gt;&amp;&quot;c "); }
+// What XML 1.0 and HTML cannot hold becomes U+FFFD: C0 controls but tab,
+// LF and CR; DEL and C1; noncharacters; surrogates and other invalid UTF-8.
+TEST(PictureText, XmlEscape) {
+  const std::string r = "\xEF\xBF\xBD";
+  EXPECT_EQ(xmlEscape("a<b>&\"c\x01"), "a&lt;b&gt;&amp;&quot;c" + r);
+  EXPECT_EQ(xmlEscape("t\tn\nr\r"), "t\tn\nr\r");
+  EXPECT_EQ(xmlEscape("\x7F\xC2\x85\xEF\xBF\xBE\xEF\xBF\xBF\xEF\xB7\x90"), r + r + r + r + r);
+  EXPECT_EQ(xmlEscape("\xED\xA0\x80"), r + r + r); // a lone surrogate's bytes
+  EXPECT_EQ(xmlEscape("\xFF\xC3"), r + r);         // invalid, and cut short
+  EXPECT_EQ(xmlEscape("caf\xC3\xA9 \xF0\x9F\x99\x82"), "caf\xC3\xA9 \xF0\x9F\x99\x82"); // kept
+}
 
 } // namespace
