@@ -21,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string text(reinterpret_cast<const char *>(data), size);
   if (auto m = tilexform::ir::loadModuleText(text, "fuzz.ttgir")) {
     auto report = tilexform::analysis::recover(**m, tilexform::gluon::GluonApi::V3_6);
-    (void)tilexform::analysis::anchorModule(report, "fuzz.ttgir");
+    if (auto module = tilexform::analysis::anchorModule(report, "fuzz.ttgir"); !module)
+      llvm::consumeError(module.takeError());
     // The transcriber and the pipeline facts parity-gate reads stand on
     // the same module.
     (void)tilexform::analysis::hotLoopPipeline(**m);

@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(reader layout verify artifacts tree audit gate survey_tree sarif)
+[ ${#targets[@]} -gt 0 ] || targets=(reader layout verify artifacts tree audit gate anchor survey_tree sarif)
 # The strict build (scripts/setup.sh --strict), which scripts/test.sh --strict
 # has already made in CI: only what the targets need is built here.
 build="$here/build-strict"
@@ -19,7 +19,7 @@ TILEXFORM_BUILD_TARGETS="$(printf 'tilexform_fuzz_%s ' "${targets[@]}")" \
 
 seeds="$build/seeds"
 rm -rf "$seeds"
-mkdir -p "$seeds"/{reader,layout,verify,artifacts,tree,audit,gate,survey_tree,sarif} "$build/crashes"
+mkdir -p "$seeds"/{reader,layout,verify,artifacts,tree,audit,gate,anchor,survey_tree,sarif} "$build/crashes"
 python3 - "$here" "$seeds" <<'PY'
 import json, pathlib, sys
 here, seeds = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
@@ -65,6 +65,13 @@ for i, (k, p) in enumerate(gate_inputs):
     (seeds / "gate" / f"{i}").write_bytes(bytes([k]) + p.read_bytes())
 (seeds / "gate" / "list").write_bytes(bytes([4]) + b"[0.2, 0.21, 0.205]")
 (seeds / "gate" / "deep").write_bytes(bytes([3]) + b'{"samples_ms": {"a": ' + b"[" * 300 + b"]" * 300 + b"}}")
+# The anchor target: a dump whole (a last byte of 0), or text for each of
+# the template's slots (the injections of the output-safety tests).
+for i, p in enumerate(small[::4]):
+    (seeds / "anchor" / f"dump{i}").write_bytes(p.read_bytes() + b"\x00")
+for i, text in enumerate([b"vadd\r__import__('os').system('id')\r#", b"cuda:90\x85x = 1",
+                          b"a\xe2\x80\xa8b", b'lib"); print(1); ("', b"\\22\\09\x00", b"\xff\xfe"]):
+    (seeds / "anchor" / f"slots{i}").write_bytes((text + b"\x00") * 9 + bytes([1 + i % 7]))
 # The survey_tree target: programs that build a tree (fuzz/SurveyTreeFuzzer.cpp):
 # op 0 a folder, 1 a .py file, 4 a link inside, 6 a link out, 9 a chain.
 def py(dir_index, name, text):

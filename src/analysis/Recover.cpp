@@ -2,6 +2,8 @@
 
 #include "tilexform/hw/ArchData.h"
 #include "tilexform/hw/Target.h"
+#include "tilexform/source/GeneratedModule.h"
+#include "tilexform/support/PythonText.h"
 #include "tilexform/support/Text.h"
 
 #include <fmt/format.h>
@@ -971,12 +973,16 @@ std::vector<LayoutConstant> layoutConstants(const RecoverReport &r) {
   return out;
 }
 
-std::string anchorModule(const RecoverReport &r, const std::string &sourcePath) {
+llvm::Expected<std::string> anchorModule(const RecoverReport &r, const std::string &sourcePath) {
   std::string out;
   out +=
       "# Gluon layouts recovered by tilexform from a plain Triton dump. Generated; do not edit.\n";
-  out += fmt::format("# source dump: {}\n", sourcePath);
-  out += fmt::format("# target: {}\n", r.facts.target.empty() ? "unknown" : r.facts.target);
+  // Python takes a module's encoding from its first two lines: stated here,
+  // before any line that holds input text (a dump named `coding:utf-7`).
+  out += "# -*- coding: utf-8 -*-\n";
+  out += fmt::format("# source dump: {}\n", pyCommentText(sourcePath));
+  out += fmt::format("# target: {}\n",
+                     r.facts.target.empty() ? "unknown" : pyCommentText(r.facts.target));
   out += fmt::format("# num_warps: {}\n",
                      r.facts.numWarps ? std::to_string(*r.facts.numWarps) : "unknown");
   out += fmt::format("# threads_per_warp: {}\n",
@@ -1011,14 +1017,18 @@ std::string anchorModule(const RecoverReport &r, const std::string &sourcePath) 
     } else {
       sites = "defined but not used";
     }
-    out += fmt::format("# {} ({}), role {}: {}\n", l.name, l.kind, l.role, sites);
+    out += fmt::format("# {} ({}), role {}: {}\n", pyCommentText(l.name), pyCommentText(l.kind),
+                       pyCommentText(l.role), pyCommentText(sites));
     if (!l.gluon) {
-      out += fmt::format("# UNRECOVERABLE: {}\n# {}\n", l.reason, l.attr);
+      out += fmt::format("# UNRECOVERABLE: {}\n# {}\n", pyCommentText(l.reason),
+                         pyCommentText(l.attr));
       continue;
     }
     const LayoutConstant &c = constants[constant++];
     out += fmt::format("{} = gl.constexpr({})\n", c.name, c.expr);
   }
+  if (auto err = source::checkGeneratedModule(out))
+    return std::move(err);
   return out;
 }
 

@@ -221,8 +221,7 @@ int runOverFiles(const char *command, const std::vector<std::string> &files, boo
   bool stdinTwice = std::count(files.begin(), files.end(), "-") > 1;
   if (stdinTwice)
     return reportError("'-' (standard input) named more than once", kExitUsage);
-  return runOverInputs(command, files, json, jobs, quiet,
-                       [&](size_t i) { return one(files[i]); });
+  return runOverInputs(command, files, json, jobs, quiet, [&](size_t i) { return one(files[i]); });
 }
 
 int runOverInputs(const char *command, const std::vector<std::string> &files, bool json,
@@ -323,10 +322,12 @@ void printText(const std::string &text) {
     return;
   gStdoutWritten = gStdoutWritten || !text.empty();
   errno = 0;
+  // Input text in a report is shown, never obeyed by the terminal.
+  std::string safe = terminalText(text);
   std::string painted;
-  const std::string *out = &text;
+  const std::string *out = &safe;
   if (colour(true)) {
-    painted = paintVerdicts(text);
+    painted = paintVerdicts(safe);
     out = &painted;
   }
   size_t n = std::fwrite(out->data(), 1, out->size(), stdout);
@@ -347,11 +348,21 @@ void printPieces(llvm::ArrayRef<llvm::StringRef> pieces) {
   errno = 0;
   for (llvm::StringRef p : pieces)
     gStdoutWritten = gStdoutWritten || !p.empty();
-  for (llvm::StringRef p : pieces)
-    if (std::fwrite(p.data(), 1, p.size(), stdout) != p.size()) {
+  for (llvm::StringRef piece : pieces) {
+    // Copied only where a character may need its escape (terminalText).
+    std::string safe;
+    if (llvm::any_of(piece, [](char c) {
+          auto u = static_cast<unsigned char>(c);
+          return (u < 0x20 && u != '\n' && u != '\t') || u == 0x7F || u == 0xC2;
+        })) {
+      safe = terminalText(piece.str());
+      piece = safe;
+    }
+    if (std::fwrite(piece.data(), 1, piece.size(), stdout) != piece.size()) {
       gOutputErrno = errno ? errno : EIO;
       return;
     }
+  }
   if (std::fflush(stdout) != 0)
     gOutputErrno = errno ? errno : EIO;
 }
@@ -452,7 +463,10 @@ std::string sourceQuote(llvm::StringRef line) {
   ErrorParts parts = splitErrorLine(line);
   llvm::StringRef file = parts.file;
   unsigned lineNo = parts.line, col = parts.col;
-  if (lineNo == 0 || file == "<stdin>" || !isRegularFile(file.str()))
+  // Only a file the command read as its input is quoted: an error may
+  // name a position in a file the input names (a dump's location).
+  if (lineNo == 0 || file == "<stdin>" || !wasReadAsInput(file.str()) ||
+      !isRegularFile(file.str()))
     return "";
   auto buf = readInputFile(file.str());
   if (!buf) {
@@ -484,9 +498,10 @@ std::string sourceQuote(llvm::StringRef line) {
 
 /// One error line on stderr, its severity word painted on a terminal; for an
 /// input error with a position, the source line quoted with a caret below.
-void printErrorLine(const std::string &line) {
-  recordErrorLine(line);
-  std::string quote = sourceQuote(line);
+void printErrorLine(const std::string &raw) {
+  recordErrorLine(raw);
+  std::string quote = terminalText(sourceQuote(raw));
+  std::string line = terminalText(raw);
   for (const char *word : {"error:", "usage:"}) {
     size_t p = line.find(word);
     if (p != std::string::npos && (p == 0 || line.compare(p - 1, 1, " ") == 0)) {

@@ -237,8 +237,13 @@ FileOutput recoverOne(const std::string &file) {
                      : exitCodeFor("recover", verdict);
 
   if (!common.out.empty()) {
-    std::string text = analysis::anchorModule(report, shown);
-    if (int code = writeOutFile(common.out, text, common.force)) {
+    auto text = analysis::anchorModule(report, shown);
+    if (!text) {
+      o.exitCode = reportError(text.takeError(), kExitInternal);
+      o.reported = true;
+      return o;
+    }
+    if (int code = writeOutFile(common.out, *text, common.force)) {
       o.exitCode = code;
       o.reported = true;
       return o;

@@ -4,6 +4,8 @@
 #include "tilexform/cli/Commands.h"
 #include "tilexform/cli/CommonOptions.h"
 #include "tilexform/cli/ReportView.h"
+#include "tilexform/source/GeneratedModule.h"
+#include "tilexform/support/SourceFiles.h"
 #include "tilexform/transcribe/Transcribe.h"
 
 #include <CLI/CLI.hpp>
@@ -11,13 +13,15 @@
 #include <llvm/Support/Path.h>
 
 #include <cstdio>
+#include <filesystem>
 
 namespace tilexform::cli {
 
 namespace {
 
 struct TranscribeCliOptions {
-  std::string file, kernelName, style = "readable", sourceRoot;
+  std::string file, kernelName, style = "readable";
+  std::vector<std::string> sourceRoots;
   bool allowGaps = false;
   CommonOptions common;
 } opts;
@@ -124,9 +128,12 @@ void addTranscribeCommand(CLI::App &root) {
                   "faithful: one statement per op, as the dump has them")
       ->check(oneOf({"faithful", "readable"}))
       ->capture_default_str();
-  cmd->add_option("--source-root", opts.sourceRoot,
-                  "With --style readable: read the source files the dump's locations name below "
-                  "this directory and quote each line above its statements");
+  cmd->add_option("--source-root", opts.sourceRoots,
+                  "With --style readable: the directory the source files the dump's locations "
+                  "name are read from (repeatable; default: the dump's directory and the working "
+                  "directory). Only regular .py files inside it are read, never a file a "
+                  "location names outside it")
+      ->allow_extra_args(false);
   common.addArch(cmd, "The target, overriding the module's");
   common.addGluonApi(cmd);
   common.addFormat(cmd);
@@ -157,11 +164,35 @@ int runTranscribeCommand() {
   o.kernelName = opts.kernelName;
   o.allowGaps = opts.allowGaps;
   o.style = opts.style == "readable" ? transcribe::Style::Readable : transcribe::Style::Faithful;
-  o.sourceRoot = opts.sourceRoot;
+  // The sources the dump's locations name, read only from inside the
+  // directories the user named or, by default, the dump's and the working
+  // directory (support/SourceFiles.h).
+  std::vector<std::string> roots = opts.sourceRoots;
+  for (auto &root : roots) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(root, ec))
+      return reportError("--source-root: " + root + " is not a directory", kExitUsage);
+  }
+  if (roots.empty()) {
+    if (opts.file != "-")
+      roots.push_back(std::filesystem::absolute(opts.file).parent_path().string());
+    roots.push_back(".");
+  }
+  SourceFiles sources(roots, maxInputSize());
+  if (o.style == transcribe::Style::Readable)
+    o.sources = &sources;
   o.sourceName = opts.file == "-" ? "<stdin>" : llvm::sys::path::filename(opts.file).str();
   auto r = transcribe::transcribe(**loaded, recovered, o);
-  if (!r)
-    return reportError(r.takeError());
+  if (!r) {
+    llvm::Error err = r.takeError();
+    if (transcribe::isKernelNameError(err)) {
+      std::string message;
+      llvm::handleAllErrors(std::move(err), [&](const InputError &e) { message = e.message; });
+      return reportError(message, kExitUsage);
+    }
+    bool ours = err.isA<source::UnsafeModuleError>();
+    return reportError(std::move(err), ours ? kExitInternal : kExitInput);
+  }
   bool blocked = !r->blockedBy.empty();
   Verdict verdict = !blocked         ? Verdict::Transcribed
                     : opts.allowGaps ? Verdict::TranscribedWithGaps

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <mutex>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,6 +57,20 @@ std::string clipForMessage(llvm::StringRef text, size_t max) {
   return text.take_front(max).str() + "...";
 }
 
+namespace {
+
+// The paths readInputFile has read in this run (for wasReadAsInput).
+std::set<std::string> &readInputs() {
+  static std::set<std::string> paths;
+  return paths;
+}
+std::mutex &readInputsMutex() {
+  static std::mutex m;
+  return m;
+}
+
+} // namespace
+
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(const std::string &path) {
   auto fail = [&](const std::string &why) { return llvm::make_error<InputError>(path, 0, 0, why); };
   // O_NONBLOCK: opening a FIFO must not wait for a writer; the descriptor's
@@ -94,7 +110,16 @@ llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(const std::str
   ::close(fd);
   if (!buffer)
     return fail(describeSystemError(buffer.getError().value()));
+  {
+    std::lock_guard<std::mutex> lock(readInputsMutex());
+    readInputs().insert(path);
+  }
   return std::move(*buffer);
+}
+
+bool wasReadAsInput(const std::string &path) {
+  std::lock_guard<std::mutex> lock(readInputsMutex());
+  return readInputs().count(path) != 0;
 }
 
 llvm::Expected<std::string> readStandardInput() {

@@ -4,6 +4,7 @@
 #include "OpText.h"
 
 #include "tilexform/ir/Dialects.h"
+#include "tilexform/support/PythonText.h"
 #include "tilexform/support/Text.h"
 
 #include <fmt/format.h>
@@ -27,7 +28,7 @@ constexpr const char *kPingpongHint =
 /// `, cache=".cg"`: the buffer ops' cache modifier, as cdna3/cdna4 name it.
 std::string cacheArgument(const Operation &op) {
   std::string c = cacheModifierOf(op);
-  return c.empty() ? "" : fmt::format(", cache=\"{}\"", c);
+  return c.empty() ? "" : fmt::format(", cache={}", pyStringLiteral(c));
 }
 
 const Spelling kAmdSpellings[] = {
@@ -72,7 +73,7 @@ const Spelling kAmdSpellings[] = {
        if (auto *other = op.operand("other"))
          args += ", other=" + e.expr(other);
        if (std::string c = cacheModifierOf(op); !c.empty())
-         args += fmt::format(", cache_modifier=\"{}\"", c);
+         args += fmt::format(", cache_modifier={}", pyStringLiteral(c));
        e.line(fmt::format("async_copy.buffer_load_to_shared({})  # line {}", args, op.pos.line));
        for (auto *r : op.results)
          e.bind(r, "None");

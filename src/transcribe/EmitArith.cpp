@@ -3,10 +3,12 @@
 #include "OpText.h"
 
 #include "tilexform/ir/Dialects.h"
+#include "tilexform/support/PythonText.h"
 #include "tilexform/support/Text.h"
 
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
+#include <mlir/IR/BuiltinAttributes.h>
 #include <mlir/IR/BuiltinTypes.h>
 
 #include <map>
@@ -99,7 +101,9 @@ const Spelling kArithSpellings[] = {
        // A pointer's dtype is read from the pointer itself.
        bool pointer = src->type && isPointer(src->type);
        std::string value = pointer ? e.reusable(src) : e.expr(src);
-       std::string dt = pointer ? value + ".dtype" : e.dtypeOf(t, op.pos.line);
+       std::string dt = !pointer                       ? e.dtypeOf(t, op.pos.line)
+                        : Scope::isIdentifier(value) ? value + ".dtype"
+                                                     : "(" + value + ").dtype";
        e.statement(op, fmt::format("gl.full({}, {}, {}, layout={})", listText(shapeOf(t)), value,
                                    dt, e.layoutOf(t, op.pos.line)));
      }},
@@ -234,10 +238,13 @@ const Spelling kArithSpellings[] = {
      [](Emitter &e, const Operation &op) {
        // A libdevice/ocml call: the libdevice function whose symbol it is,
        // else the call spelled as Triton's extern_elementwise builtin.
-       auto text = [&](const char *name) {
+       // The attribute's value (MLIR's escapes decoded), not its printed
+       // text: it reaches the module only as a Python string literal.
+       auto text = [&](const char *name) -> std::string {
          auto a = op.attr(name);
-         std::string s = a ? ir::attrText(a) : "";
-         return llvm::StringRef(s).trim('"').str();
+         if (auto str = mlir::dyn_cast_or_null<mlir::StringAttr>(a))
+           return str.getValue().str();
+         return a ? ir::attrText(a) : "";
        };
        std::string symbol = text("symbol");
        std::vector<std::string> args, types;
@@ -251,10 +258,11 @@ const Spelling kArithSpellings[] = {
        }
        e.need("tl");
        bool pure = text("pure") != "false";
-       e.statement(op, fmt::format("tl.extern_elementwise(\"{}\", \"{}\", [{}], {{({}): (\"{}\", {})}}, "
+       e.statement(op, fmt::format("tl.extern_elementwise({}, {}, [{}], {{({}): ({}, {})}}, "
                                    "is_pure={})",
-                                   text("libname"), text("libpath"), llvm::join(args, ", "),
-                                   llvm::join(types, " "), symbol,
+                                   pyStringLiteral(text("libname")),
+                                   pyStringLiteral(text("libpath")), llvm::join(args, ", "),
+                                   llvm::join(types, " "), pyStringLiteral(symbol),
                                    e.dtypeOf(op.results[0]->type, op.pos.line),
                                    pure ? "True" : "False"));
      }},

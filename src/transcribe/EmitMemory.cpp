@@ -4,6 +4,7 @@
 #include "OpText.h"
 
 #include "tilexform/ir/Dialects.h"
+#include "tilexform/support/PythonText.h"
 #include "tilexform/support/Text.h"
 
 #include <fmt/format.h>
@@ -37,9 +38,9 @@ std::string maskArgument(Emitter &e, const Value *mask) {
 std::string cacheArguments(const Operation &op) {
   std::string out;
   if (std::string c = cacheModifierOf(op); !c.empty())
-    out += fmt::format(", cache_modifier=\"{}\"", c);
+    out += fmt::format(", cache_modifier={}", pyStringLiteral(c));
   if (std::string e = evictionPolicyOf(op); !e.empty())
-    out += fmt::format(", eviction_policy=\"{}\"", e);
+    out += fmt::format(", eviction_policy={}", pyStringLiteral(e));
   return out;
 }
 
@@ -47,9 +48,9 @@ std::string cacheArguments(const Operation &op) {
 std::string memoryOrderArguments(const Operation &op) {
   std::string out;
   if (std::string sem = op.enumAttr("sem"); !sem.empty())
-    out += fmt::format(", sem=\"{}\"", sem);
+    out += fmt::format(", sem={}", pyStringLiteral(sem));
   if (std::string scope = op.enumAttr("scope"); !scope.empty())
-    out += fmt::format(", scope=\"{}\"", scope);
+    out += fmt::format(", scope={}", pyStringLiteral(scope));
   return out;
 }
 
@@ -89,23 +90,23 @@ const Spelling kMemorySpellings[] = {
      }},
     {"ttg.local_load",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, fmt::format("{}.load({})", e.expr(op.operand("src")),
+       e.statement(op, fmt::format("{}.load({})", e.receiver(op.operand("src")),
                                    e.layoutOf(op.results[0]->type, op.pos.line)));
      }},
     {"ttg.local_store",
      [](Emitter &e, const Operation &op) {
-       e.statement(
-           op, fmt::format("{}.store({})", e.expr(op.operand("dst")), e.expr(op.operand("src"))));
+       e.statement(op, fmt::format("{}.store({})", e.receiver(op.operand("dst")),
+                                   e.expr(op.operand("src"))));
      }},
     {"ttg.memdesc_index",
      [](Emitter &e, const Operation &op) {
-       e.statement(
-           op, fmt::format("{}.index({})", e.expr(op.operand("src")), e.expr(op.operand("index"))));
+       e.statement(op, fmt::format("{}.index({})", e.receiver(op.operand("src")),
+                                   e.expr(op.operand("index"))));
      }},
     {"ttg.memdesc_trans",
      [](Emitter &e, const Operation &op) {
        std::string order = orderList(op.attr("order"));
-       e.statement(op, fmt::format("{}.permute({})", e.expr(op.operands[0]), order));
+       e.statement(op, fmt::format("{}.permute({})", e.receiver(op.operands[0]), order));
      }},
     // Plain's explicit end of a buffer's life: Gluon's `_keep_alive()` is
     // the one spelling of `ttg.local_dealloc`. Left out, the buffer would

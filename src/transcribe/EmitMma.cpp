@@ -4,6 +4,7 @@
 #include "OpText.h"
 
 #include "tilexform/ir/Dialects.h"
+#include "tilexform/support/PythonText.h"
 #include "tilexform/support/Text.h"
 
 #include <fmt/format.h>
@@ -88,9 +89,9 @@ const Spelling kMmaSpellings[] = {
          bool fp32 = a && a->type && elementOf(a->type) && elementOf(a->type).isF32();
          if (fp32 && !precision.empty() && precision != "ieee") {
            e.need("mfma_precision");
-           return e.statement(op, fmt::format("_mfma({}, {}, {}, \"{}\")", e.expr(op.operand("a")),
+           return e.statement(op, fmt::format("_mfma({}, {}, {}, {})", e.expr(op.operand("a")),
                                               e.expr(op.operand("b")), e.expr(op.operand("c")),
-                                              precision));
+                                              pyStringLiteral(precision)));
          }
        } else if (kind == "amd_wmma") {
          fn = e.wmmaModule() + ".wmma";
@@ -127,7 +128,7 @@ const Spelling kMmaSpellings[] = {
     {"ttng.tmem_store",
      [](Emitter &e, const Operation &op) {
        std::string pred = op.operand("pred") ? ", pred=" + e.expr(op.operand("pred")) : "";
-       e.line(fmt::format("{}.store({}{})  # line {}", e.expr(op.operand("dst")),
+       e.line(fmt::format("{}.store({}{})  # line {}", e.receiver(op.operand("dst")),
                           e.expr(op.operand("src")), pred, op.pos.line));
        for (auto *r : op.results)
          e.bind(r, "None");
@@ -136,8 +137,8 @@ const Spelling kMmaSpellings[] = {
      [](Emitter &e, const Operation &op) {
        // The value; the async token Triton adds has no Gluon counterpart.
        e.line(fmt::format("{} = {}.load({})  # line {}", e.nameFor(op.results[0]),
-                          e.expr(op.operand("src")), e.layoutOf(op.results[0]->type, op.pos.line),
-                          op.pos.line));
+                          e.receiver(op.operand("src")),
+                          e.layoutOf(op.results[0]->type, op.pos.line), op.pos.line));
        for (size_t i = 1; i < op.results.size(); ++i)
          e.bind(op.results[i], "None");
      }},
@@ -158,10 +159,10 @@ const Spelling kMmaSpellings[] = {
        if (lhs.empty() || rhs.empty())
          return e.gap("damaged", op.name, op.pos.line, "a scaled MMA without its operand formats");
        e.need("blackwell_scaled");
-       std::string args =
-           fmt::format("{}, {}, {}, {}, {}, \"{}\", \"{}\"", e.expr(op.operand("a")),
-                       e.expr(op.operand("b")), e.expr(op.operand("d")),
-                       e.expr(op.operand("a_scale")), e.expr(op.operand("b_scale")), lhs, rhs);
+       std::string args = fmt::format("{}, {}, {}, {}, {}, {}, {}", e.expr(op.operand("a")),
+                                      e.expr(op.operand("b")), e.expr(op.operand("d")),
+                                      e.expr(op.operand("a_scale")), e.expr(op.operand("b_scale")),
+                                      pyStringLiteral(lhs), pyStringLiteral(rhs));
        e.line(fmt::format("tcgen05_mma_scaled({}{})  # line {}", args, tcgen05Tail(e, op),
                           op.pos.line));
        for (auto *r : op.results)
@@ -195,10 +196,10 @@ const Spelling kMmaSpellings[] = {
        bool bothScales = op.operand("a_scale") && op.operand("b_scale");
        if (!bothScales)
          e.need("dot_scaled");
-       e.statement(op, fmt::format("{}({}, {}, \"{}\", {}, {}, \"{}\", {})",
+       e.statement(op, fmt::format("{}({}, {}, {}, {}, {}, {}, {})",
                                    bothScales ? "cdna4.mfma_scaled" : "_dot_scaled",
-                                   e.expr(op.operand("a")), scale("a_scale"), lhs,
-                                   e.expr(op.operand("b")), scale("b_scale"), rhs,
+                                   e.expr(op.operand("a")), scale("a_scale"), pyStringLiteral(lhs),
+                                   e.expr(op.operand("b")), scale("b_scale"), pyStringLiteral(rhs),
                                    e.expr(op.operand("c"))));
      }},
     {"ttng.tc_gen5_commit",

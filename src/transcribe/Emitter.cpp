@@ -5,6 +5,7 @@
 #include "tilexform/hw/ArchData.h"
 #include "tilexform/ir/Dialects.h"
 #include "tilexform/layout/Encoding.h"
+#include "tilexform/support/PythonText.h"
 #include "tilexform/support/Text.h"
 
 #include <fmt/format.h>
@@ -32,8 +33,25 @@ Emitter::Emitter(const ir::Module &m, const analysis::RecoverReport &rec,
       perShape_[rec.layouts[i].attr] = &rec.layouts[i];
     // A module-level constant: no value or parameter may rebind it.
     if (i < names.size() && !names[i].empty())
-      scope_.reserve(names[i]);
+      scope_.reserveModule(names[i]);
   }
+  // And so are the per-shape constants layoutOf may write, named before
+  // any value is.
+  for (size_t i = 0; i < rec.layouts.size(); ++i)
+    for (auto &[shape, expr] : rec.layouts[i].gluonAtShape)
+      scope_.reserveModule(
+          shapeConstantName(rec.layouts[i], i < names.size() ? names[i] : "", shape));
+}
+
+std::string Emitter::shapeConstantName(const analysis::RecoveredLayout &l,
+                                       const std::string &constant,
+                                       const std::vector<int64_t> &shape) {
+  std::string base = constant;
+  if (base.empty()) // no constant of its own: named after its alias
+    for (char c : l.name)
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == '_')
+        base += char(std::toupper(static_cast<unsigned char>(c)));
+  return Scope::identifier(fmt::format("{}_{}", base, fmt::join(shape, "x")));
 }
 
 const EmitterTable &Emitter::emitters() {
@@ -241,9 +259,12 @@ std::string Emitter::operand(const Value *v, int prec, bool right) {
 
 std::string Emitter::receiver(const Value *v) {
   std::string t = expr(v);
+  // A number before `.method(...)` is no receiver to Python (`1024.to(...)`
+  // does not parse; `-1.to(...)` binds the minus last).
+  bool number =
+      !t.empty() && (std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '.' || t[0] == '-');
   if (!readable())
-    return t;
-  bool number = !t.empty() && (std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '.');
+    return number ? "(" + t + ")" : t;
   return precedenceOf(t) < kAtom || number ? "(" + t + ")" : t;
 }
 
@@ -269,13 +290,7 @@ std::string Emitter::layoutOf(mlir::Type t, unsigned line) {
     std::vector<int64_t> shape = layout::bufferShape(*enc, shapeOf(t));
     for (auto &[s, expr] : l.gluonAtShape)
       if (s == shape) {
-        std::string base = it->second;
-        if (base.empty()) // no constant of its own: named after its alias
-          for (char c : l.name)
-            if (std::isalnum(static_cast<unsigned char>(c)) || c == '_')
-              base += char(std::toupper(static_cast<unsigned char>(c)));
-        std::string name = fmt::format("{}_{}", base, fmt::join(s, "x"));
-        scope_.reserve(name);
+        std::string name = shapeConstantName(l, it->second, s);
         shapeConstants_[name] = {
             expr, fmt::format("{} ({}) at {}, as its linear layout (one per buffer shape)", l.name,
                               l.kind, fmt::join(s, "x"))};
@@ -321,7 +336,7 @@ void Emitter::notCarried(const Operation &op, const std::string &reason) {
   std::string text = op.text();
   if (size_t at = text.find(" loc("); at != std::string::npos)
     text.resize(at);
-  line(fmt::format("# not carried: {} (line {})", text, op.pos.line));
+  line(fmt::format("# not carried: {} (line {})", pyCommentText(text), op.pos.line));
 }
 
 void Emitter::line(const std::string &text) {
@@ -335,7 +350,9 @@ void Emitter::line(const std::string &text) {
   }
   // Readable: the source line above, not the dump line after.
   std::string t = text;
-  if (size_t at = t.find("  # line "); at != std::string::npos) {
+  // The statement's own comment is its last: a string literal before it
+  // may hold the same text.
+  if (size_t at = t.rfind("  # line "); at != std::string::npos) {
     size_t end = at + 9;
     while (end < t.size() && std::isdigit(static_cast<unsigned char>(t[end])))
       ++end;
@@ -354,42 +371,18 @@ void Emitter::sourceComment() {
   std::string where =
       fmt::format("{}:{}", shown != displayNames_.end() ? shown->second : curFile_, curLine_);
   std::string quote = sourceLine(curFile_, curLine_);
-  body_ += std::string(size_t(indent_) * 4, ' ') + "# " + where +
-           (quote.empty() ? "" : "  " + quote) + "\n";
+  body_ += std::string(size_t(indent_) * 4, ' ') + "# " + pyCommentText(where) +
+           (quote.empty() ? "" : "  " + pyCommentText(quote)) + "\n";
+}
+
+const SourceText *Emitter::source(const std::string &file) {
+  // Only through the service the command hands in: a dump names any path.
+  return o_.sources ? o_.sources->lines(file) : nullptr;
 }
 
 std::string Emitter::sourceLine(const std::string &file, unsigned lineNo) {
-  auto it = sources_.find(file);
-  if (it == sources_.end()) {
-    std::vector<std::string> lines;
-    std::vector<std::string> candidates;
-    bool absolute = llvm::sys::path::is_absolute(file);
-    if (!o_.sourceRoot.empty()) {
-      if (!absolute) {
-        llvm::SmallString<256> p(o_.sourceRoot);
-        llvm::sys::path::append(p, file);
-        candidates.push_back(std::string(p));
-      }
-      llvm::SmallString<256> b(o_.sourceRoot);
-      llvm::sys::path::append(b, llvm::sys::path::filename(file));
-      candidates.push_back(std::string(b));
-    }
-    candidates.push_back(file);
-    for (auto &c : candidates) {
-      auto buf = llvm::MemoryBuffer::getFile(c, /*IsText=*/true);
-      if (!buf)
-        continue;
-      llvm::SmallVector<llvm::StringRef> parts;
-      (*buf)->getBuffer().split(parts, '\n');
-      for (auto p : parts)
-        lines.push_back(p.rtrim("\r").str());
-      break;
-    }
-    it = sources_.emplace(file, std::move(lines)).first;
-  }
-  if (lineNo == 0 || lineNo > it->second.size())
-    return "";
-  return llvm::StringRef(it->second[lineNo - 1]).trim().str();
+  const SourceText *lines = source(file);
+  return lines ? lines->line(lineNo).trim().str() : "";
 }
 
 void Emitter::planSources(const Operation &fn) {
@@ -476,7 +469,9 @@ std::string Emitter::unsignedOperand(const Value *v) {
 
 std::string Emitter::unsignedReceiver(const Value *v) {
   std::string x = unsignedOperand(v);
-  if (!readable() || precedenceOf(x) == kAtom)
+  bool number =
+      !x.empty() && (std::isdigit(static_cast<unsigned char>(x[0])) || x[0] == '.' || x[0] == '-');
+  if (!number && (!readable() || precedenceOf(x) == kAtom))
     return x;
   return fmt::format("({})", x);
 }
@@ -705,9 +700,10 @@ void Emitter::dispatch(const Operation &op) {
           : op.known ? "no Gluon spelling in this transcriber yet"
                      : "an op tilexform does not know");
       if (o_.allowGaps)
-        line(fmt::format("gl.static_assert(False, \"tilexform: no Gluon spelling for {} (line "
-                         "{})\")",
-                         op.name, op.pos.line));
+        line(
+            fmt::format("gl.static_assert(False, {})",
+                        pyStringLiteral(fmt::format("tilexform: no Gluon spelling for {} (line {})",
+                                                    op.name, op.pos.line))));
     } else {
       it->second(*this, op);
       hints(op);

@@ -11,6 +11,7 @@
 #include "tilexform/analysis/Pipeline.h"
 #include "tilexform/analysis/Recover.h"
 #include "tilexform/ir/Module.h"
+#include "tilexform/support/SourceFiles.h"
 #include "tilexform/transcribe/Transcribe.h"
 
 #include <llvm/ADT/ArrayRef.h>
@@ -103,6 +104,11 @@ public:
 
   /// The layout constant of `t`'s encoding; a gap when it has none.
   std::string layoutOf(mlir::Type t, unsigned line);
+  /// The module-level name of layout `l`'s constructor at one buffer shape
+  /// (`constant` is its own constant's name, if it has one).
+  static std::string shapeConstantName(const analysis::RecoveredLayout &l,
+                                       const std::string &constant,
+                                       const std::vector<int64_t> &shape);
   /// Whether `t`'s encoding has a layout constant.
   bool hasLayoutConstant(mlir::Type t) const;
   std::string dtypeOf(mlir::Type t, unsigned line);
@@ -177,6 +183,9 @@ private:
   /// being written, above the first line written for it.
   void sourceComment();
   std::string sourceLine(const std::string &file, unsigned line);
+  /// The lines of a source file a location names, when the command's
+  /// SourceFiles reads it.
+  const SourceText *source(const std::string &file);
   void planSources(const ir::Operation &fn);
   void hints(const ir::Operation &op);
   bool wellFormed(const ir::Operation &op);
@@ -193,7 +202,8 @@ private:
   /// consecutive in one block, and the helper's name in the source.
   struct HelperRun {
     std::vector<const ir::Operation *> ops;
-    std::string name;
+    std::string name;              // the module's (the source's, unless that is taken)
+    std::string sourceName;        // the source's
     std::string defFile, callFile; // where the source defines and calls it
     unsigned defLine = 0, callLine = 0;
   };
@@ -269,7 +279,6 @@ private:
   std::string curFile_, lastFile_;
   unsigned curLine_ = 0, lastLine_ = 0;
   std::map<std::string, std::string> displayNames_;
-  std::map<std::string, std::vector<std::string>> sources_;
 };
 
 } // namespace tilexform::transcribe

@@ -92,13 +92,12 @@ std::vector<std::string> splitArguments(llvm::StringRef text, size_t open) {
 } // namespace
 
 std::string Emitter::sourceText(const std::string &file, unsigned from, unsigned count) {
-  sourceLine(file, from); // loads the file
-  auto it = sources_.find(file);
+  const SourceText *lines = source(file);
   std::string text;
-  if (it == sources_.end())
+  if (!lines)
     return text;
-  for (unsigned l = from; l != 0 && l <= it->second.size() && l < from + count; ++l)
-    text += it->second[l - 1] + "\n";
+  for (unsigned l = from; l != 0 && l <= lines->size() && l < from + count; ++l)
+    text += (*lines)[l - 1].str() + "\n";
   return text;
 }
 
@@ -152,11 +151,10 @@ Emitter::sourceCallArguments(const std::string &file, unsigned lineNo, const std
 std::string Emitter::sourceFunctionAt(const std::string &file, unsigned lineNo, unsigned *defLine) {
   // The nearest `def` above the line, indented less than it (a jit
   // function has no function nested in it).
-  sourceLine(file, lineNo); // loads the file
-  auto it = sources_.find(file);
-  if (it == sources_.end() || lineNo == 0 || lineNo > it->second.size())
+  const SourceText *src = source(file);
+  if (!src || lineNo == 0 || lineNo > src->size())
     return "";
-  const std::vector<std::string> &lines = it->second;
+  const SourceText &lines = *src;
   auto indentOf = [](llvm::StringRef s) { return s.size() - s.ltrim().size(); };
   size_t indent = indentOf(lines[lineNo - 1]);
   for (size_t i = lineNo; i-- > 0;) {
@@ -263,14 +261,14 @@ void Emitter::planHelpers(const std::vector<std::vector<const Operation *>> &seq
             HelperRun run;
             run.ops.assign(ops.begin() + long(i), ops.begin() + long(j));
             inHelperRun_.insert(run.ops.begin(), run.ops.end());
-            run.name = callee.name;
+            run.name = moduleScope().claim(callee.name);
+            run.sourceName = callee.name;
             run.defFile = callee.file;
             run.defLine = callee.def;
             run.callFile = std::get<0>(*key);
             run.callLine = std::get<1>(*key);
             // The source's name is the helper's: no value of the caller takes it.
-            scope_.reserve(callee.name);
-            moduleScope().reserve(callee.name);
+            scope_.reserve(run.name);
             helperRuns_[run.ops.front()] = std::move(run);
           }
           i = j;
@@ -343,7 +341,7 @@ void Emitter::emitHelperCall(const HelperRun &run) {
   // the parameter takes the source's name and place; the others follow.
   std::vector<std::string> defParams = sourceParameters(run.defFile, run.defLine);
   std::vector<std::pair<std::string, std::string>> callArgs =
-      sourceCallArguments(run.callFile, run.callLine, run.name);
+      sourceCallArguments(run.callFile, run.callLine, run.sourceName);
   std::map<const Value *, std::pair<size_t, std::string>> placed;
   for (size_t i = 0; i < callArgs.size(); ++i) {
     auto &[keyword, text] = callArgs[i];
@@ -448,7 +446,7 @@ void Emitter::emitHelperCall(const HelperRun &run) {
         fmt::format("@gluon.jit\ndef {}({}):\n{}", name, llvm::join(params, ", "), body));
   }
   scope_.reserve(name);
-  countHelper(name, run.name, 1);
+  countHelper(name, run.sourceName, 1);
   std::string call = fmt::format("{}({})", name, llvm::join(args, ", "));
   // A call whose one result the next statement reads inside its
   // expression, where plain's last op of the call was folded: written

@@ -6,6 +6,7 @@
 
 #include "tilexform/analysis/Pipeline.h"
 #include "tilexform/ir/Dialects.h"
+#include "tilexform/support/PythonText.h"
 
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
@@ -152,7 +153,7 @@ void Emitter::pipelineNote(const Operation &op) {
   if (folding_ || inner_)
     return;
   auto write = [&](const std::string &text) {
-    body_ += std::string(size_t(indent_) * 4, ' ') + "# " + text + "\n";
+    body_ += std::string(size_t(indent_) * 4, ' ') + "# " + pyCommentText(text) + "\n";
   };
   if (auto it = phases_.find(&op); it != phases_.end())
     write(it->second);

@@ -22,12 +22,28 @@ public:
   bool named(const ir::Value *v) const { return names_.count(v) != 0; }
   /// Takes `name` for something else of the module (the kernel, a helper).
   void reserve(const std::string &name) { used_.insert(name); }
-  /// A fresh name made from `base`, taken.
+  /// Takes `name` for a module-level binding of this, the module's, scope
+  /// (a layout constant, the kernel): no claim takes it.
+  void reserveModule(const std::string &name) {
+    used_.insert(name);
+    module_.insert(name);
+  }
+  /// Whether `name` is taken in this scope, or reserved everywhere.
+  bool taken(const std::string &name) const { return used_.count(name) != 0 || isReserved(name); }
+  /// A fresh module-level name made from `base`, taken.
   std::string fresh(const std::string &base);
+  /// The module name of something the source calls `wanted` (a helper):
+  /// `wanted` itself the first time when it is an identifier no module-level
+  /// name or reserved word takes (a value of a function that never calls it
+  /// may share it), else a fresh one; the same answer for the same `wanted`
+  /// after that.
+  std::string claim(const std::string &wanted);
 
   /// Names no value may take: Python's keywords and the names the module
   /// binds itself.
   static const std::set<std::string> &reserved();
+  /// Whether no value may take `name`: one of reserved(), or a dunder name.
+  static bool isReserved(const std::string &name);
 
   /// `name` as a Python identifier: other characters become `_`, a leading
   /// digit gets a `k` in front, and a reserved word gets `_kernel` after it.
@@ -37,7 +53,10 @@ public:
 
 private:
   std::map<const ir::Value *, std::string> names_;
+  std::map<std::string, std::string> claims_;
+  std::set<std::string> module_; // the module-level names among used_
   std::set<std::string> used_;
+  std::map<std::string, int> suffixes_; // per base: the last suffix nameFor took
 };
 
 } // namespace tilexform::transcribe

@@ -9,7 +9,9 @@
 
 #include "tilexform/analysis/Pipeline.h"
 #include "tilexform/ir/Dialects.h"
+#include "tilexform/source/GeneratedModule.h"
 #include "tilexform/support/InputError.h"
+#include "tilexform/support/PythonText.h"
 #include "tilexform/support/Text.h"
 
 #include <fmt/format.h>
@@ -20,6 +22,12 @@
 #include <set>
 
 namespace tilexform::transcribe {
+
+class KernelNameError : public llvm::ErrorInfo<KernelNameError, InputError> {
+public:
+  static char ID;
+  using llvm::ErrorInfo<KernelNameError, InputError>::ErrorInfo;
+};
 
 using ir::Operation;
 using ir::Value;
@@ -135,8 +143,17 @@ llvm::Expected<TranscribeReport> Emitter::run() {
   r.kernel = fn->symbol.empty() ? "kernel" : fn->symbol.substr(fn->symbol[0] == '@' ? 1 : 0);
   // The kernel's Python name: an identifier that is no keyword and none of
   // the module's own names (a dump's kernel named `launch` or `for`).
-  r.anchorName = Scope::identifier(o_.kernelName.empty() ? r.kernel : o_.kernelName);
-  scope_.reserve(r.anchorName);
+  // Every module-level name (imports, layout constants) is taken before
+  // it: a kernel named LOAD_LAYOUT is written LOAD_LAYOUT_1, and
+  // --kernel-name may not take one.
+  if (!o_.kernelName.empty() && scope_.taken(o_.kernelName))
+    return llvm::make_error<KernelNameError>(
+        "", 0, 0,
+        fmt::format(
+            "--kernel-name: '{}' is a name the anchor module binds itself (a layout constant or an "
+            "import); choose another",
+            o_.kernelName));
+  r.anchorName = scope_.fresh(Scope::identifier(o_.kernelName.empty() ? r.kernel : o_.kernelName));
   for (const Operation *f : functions)
     if (f != fn)
       functionNames_[f->symbol] = scope_.fresh(pythonFunctionName(f->symbol));
@@ -190,7 +207,7 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     std::string note = a->type ? ir::typeText(a->type) : "?";
     if (a->attributes && !a->attributes.empty())
       note += " " + ir::attrText(a->attributes);
-    argNotes.push_back(fmt::format("    # {}: {}", n, note));
+    argNotes.push_back(fmt::format("    # {}: {}", n, pyCommentText(note)));
     // Plain's launch specialisation: an integer without tt.divisibility was
     // not specialised (do_not_specialize, or a value not divisible by 16);
     // the anchor is told the same, so one binary serves every value, 1 included.
@@ -204,7 +221,7 @@ llvm::Expected<TranscribeReport> Emitter::run() {
       unaligned.push_back(n);
     if (divisible)
       (pointer ? alignedPointers : divisibleIntegers).push_back(n);
-    specialisation.push_back(fmt::format("#   {}: {}{}", n, ty,
+    specialisation.push_back(fmt::format("#   {}: {}{}", n, pyCommentText(ty),
                                          divisible ? ", divisible by 16"
                                          : pointer || ty == "i32" || ty == "i64"
                                              ? ", not specialised"
@@ -234,9 +251,13 @@ llvm::Expected<TranscribeReport> Emitter::run() {
   // The module.
   std::string out;
   out += "# A Gluon anchor transcribed by tilexform from a plain Triton dump. Generated.\n";
-  out += fmt::format("# source dump: {}\n", o_.sourceName);
-  out += fmt::format("# kernel: {}\n", r.kernel);
-  out += fmt::format("# target: {}\n", m_.facts.target.empty() ? "unknown" : m_.facts.target);
+  // Python takes a module's encoding from its first two lines: stated here,
+  // before any line that holds input text (a dump named `coding:utf-7`).
+  out += "# -*- coding: utf-8 -*-\n";
+  out += fmt::format("# source dump: {}\n", pyCommentText(o_.sourceName));
+  out += fmt::format("# kernel: {}\n", pyCommentText(r.kernel));
+  out += fmt::format("# target: {}\n",
+                     m_.facts.target.empty() ? "unknown" : pyCommentText(m_.facts.target));
   out += fmt::format("# num_warps: {}\n",
                      m_.facts.numWarps ? std::to_string(*m_.facts.numWarps) : "unknown");
   out +=
@@ -258,8 +279,8 @@ llvm::Expected<TranscribeReport> Emitter::run() {
       out += s + "\n";
   }
   for (auto &n : r.notCarried)
-    out += fmt::format("# not carried: {} x{} (first at line {}): {}\n", n.what, n.count, n.line,
-                       n.reason);
+    out += fmt::format("# not carried: {} x{} (first at line {}): {}\n", pyCommentText(n.what),
+                       n.count, n.line, pyCommentText(n.reason));
   if (!r.blockedBy.empty())
     out += fmt::format("# PLACEHOLDERS: {} op(s) or layout(s) have no Gluon spelling; the "
                        "kernel raises at compile time\n",
@@ -312,11 +333,12 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     const auto &l = rec_.layouts[c.index];
     if (l.sites.empty() && !referenced.count(c.index))
       continue;
-    out += fmt::format("\n# {} ({}), role {}\n", l.name, l.kind, l.role);
+    out += fmt::format("\n# {} ({}), role {}\n", pyCommentText(l.name), pyCommentText(l.kind),
+                       pyCommentText(l.role));
     out += fmt::format("{} = gl.constexpr({})\n", c.name, c.expr);
   }
   for (auto &[name, c] : shapeConstants_) {
-    out += fmt::format("\n# {}\n", c.second);
+    out += fmt::format("\n# {}\n", pyCommentText(c.second));
     out += fmt::format("{} = gl.constexpr({})\n", name, c.first);
   }
   if (imports_.count("unsplat"))
@@ -347,8 +369,8 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     out += "\n\n" + h;
   out += "\n\n";
   auto quoted = [](const std::vector<std::string> &names) {
-    return llvm::join(llvm::map_range(names, [](const std::string &s) { return "\"" + s + "\""; }),
-                      ", ");
+    return llvm::join(
+        llvm::map_range(names, [](const std::string &s) { return pyStringLiteral(s); }), ", ");
   };
   std::vector<std::string> jitArgs;
   if (!unspecialised.empty())
@@ -370,7 +392,7 @@ llvm::Expected<TranscribeReport> Emitter::run() {
   out += "\n\n";
   // The helper's grid parameter may not be one of the kernel's.
   std::string grid = "grid";
-  while (std::find(params.begin(), params.end(), grid) != params.end())
+  while (std::find(params.begin(), params.end(), grid) != params.end() || grid == r.anchorName)
     grid = "launch_" + grid;
   std::string paramList = llvm::join(params, ", ");
   out += fmt::format("def launch({}{}{}):\n", grid, params.empty() ? "" : ", ", paramList);
@@ -396,15 +418,25 @@ llvm::Expected<TranscribeReport> Emitter::run() {
                     param, layout);
   out += fmt::format("    return {}[{}]({}{}num_warps=NUM_WARPS)\n", r.anchorName, grid, paramList,
                      params.empty() ? "" : ", ");
+  // Nothing leaves that is not what this function writes (a missed escape
+  // is refused here, never imported).
+  if (auto err = source::checkGeneratedModule(out))
+    return std::move(err);
   r.python = std::move(out);
   return r;
 }
 
+char KernelNameError::ID = 0;
+
+bool isKernelNameError(const llvm::Error &err) { return err.isA<KernelNameError>(); }
+
 std::string kernelNameProblem(const std::string &name) {
   if (Scope::isIdentifier(name))
     return "";
-  if (Scope::reserved().count(name))
-    return fmt::format("'{}' is a Python keyword or a name the anchor module binds itself", name);
+  if (Scope::isReserved(name))
+    return fmt::format("'{}' is a Python keyword, a name Python gives a meaning (a dunder such "
+                       "as __getattr__) or a name the anchor module binds itself",
+                       name);
   return fmt::format("'{}' is not a Python identifier", name);
 }
 

@@ -142,7 +142,10 @@ struct LayoutConstant {
 /// before the layouts naming it (otherwise the report's order).
 std::vector<LayoutConstant> layoutConstants(const RecoverReport &report);
 
-/// The deterministic Python module with one `gl.constexpr` per layout.
-std::string anchorModule(const RecoverReport &report, const std::string &sourcePath);
+/// The deterministic Python module with one `gl.constexpr` per layout;
+/// an UnsafeModuleError (source/GeneratedModule.h) where the module would
+/// not be only that.
+llvm::Expected<std::string> anchorModule(const RecoverReport &report,
+                                         const std::string &sourcePath);
 
 } // namespace tilexform::analysis

@@ -29,4 +29,12 @@ std::string paintVerdicts(std::string text);
 /// "error:" / "usage:" in bold red when stderr is coloured.
 std::string paintSeverity(const std::string &severity);
 
+/// `text` with every control character but line feed and tab (ESC, a bare
+/// carriage return, backspace, BEL, the C1 controls such as NEL and CSI)
+/// written as its escape (`\x1b`, `\r`, `\x85`): text read from an input
+/// (a kernel's name, a location, a quoted source line) can neither move
+/// the cursor over a verdict nor send the terminal a command. tilexform's
+/// own colours are added after this.
+std::string terminalText(std::string text);
+
 } // namespace tilexform::cli

@@ -32,6 +32,11 @@ public:
 /// reading), or an InputError naming the path and why.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(const std::string &path);
 
+/// Whether readInputFile read `path` (as written) in this run: the files an
+/// error may quote a line of. A position in any other file (a location a
+/// dump names) is never read to quote it.
+bool wasReadAsInput(const std::string &path);
+
 /// All of standard input (`-` on a command line), at most `maxInputSize()`
 /// bytes, or an InputError naming `<stdin>`.
 llvm::Expected<std::string> readStandardInput();

@@ -12,6 +12,10 @@
 #include <string>
 #include <vector>
 
+namespace tilexform {
+class SourceFiles;
+}
+
 namespace tilexform::transcribe {
 
 /// How the anchor is written. Both carry plain's layouts and ops in plain's
@@ -35,10 +39,10 @@ struct TranscribeOptions {
   bool allowGaps = false; // write a compile-time placeholder for what has no spelling
   std::string sourceName; // how the header names the dump (no directories)
   Style style = Style::Faithful;
-  /// Readable: where the source files the dump's locations name are read
-  /// from (a relative location is read below it); empty: only a location
-  /// that names an existing file is read.
-  std::string sourceRoot;
+  /// Readable: the source files the dump's locations name, read only
+  /// through this (support/SourceFiles.h: regular .py files inside the
+  /// directories the command allows); null: none is read.
+  SourceFiles *sources = nullptr;
 };
 
 /// Something with no Gluon spelling on the chosen API.
@@ -85,6 +89,10 @@ struct TranscribeReport {
 /// keyword, or a name the module binds itself: `launch`, `gl`, `NUM_WARPS`),
 /// or empty when it can.
 std::string kernelNameProblem(const std::string &name);
+
+/// Whether `err` (from transcribe) says --kernel-name takes a name the
+/// module binds for this dump (a layout constant): a usage error.
+bool isKernelNameError(const llvm::Error &err);
 
 /// Transcribes the one public function of `module`. Fails (an input error)
 /// only for a dump with no function or several; what has no spelling is in

@@ -1,4 +1,5 @@
 # A Gluon anchor transcribed by tilexform from a plain Triton dump. Generated.
+# -*- coding: utf-8 -*-
 # source dump: rownorm_bare_b512_w4.ttgir
 # kernel: rownorm_bare
 # target: hip:gfx942

@@ -1,4 +1,5 @@
 # A Gluon anchor transcribed by tilexform from a plain Triton dump. Generated.
+# -*- coding: utf-8 -*-
 # source dump: softmax_f16_b2048_w8.ttgir
 # kernel: softmax_rows
 # target: hip:gfx942

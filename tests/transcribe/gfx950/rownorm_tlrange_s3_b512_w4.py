@@ -1,4 +1,5 @@
 # A Gluon anchor transcribed by tilexform from a plain Triton dump. Generated.
+# -*- coding: utf-8 -*-
 # source dump: rownorm_tlrange_s3_b512_w4.ttgir
 # kernel: rownorm_tlrange
 # target: hip:gfx950

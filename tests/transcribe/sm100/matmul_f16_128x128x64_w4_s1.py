@@ -1,4 +1,5 @@
 # A Gluon anchor transcribed by tilexform from a plain Triton dump. Generated.
+# -*- coding: utf-8 -*-
 # source dump: matmul_f16_128x128x64_w4_s1.ttgir
 # kernel: matmul
 # target: cuda:100

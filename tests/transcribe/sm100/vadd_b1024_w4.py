@@ -1,4 +1,5 @@
 # A Gluon anchor transcribed by tilexform from a plain Triton dump. Generated.
+# -*- coding: utf-8 -*-
 # source dump: vadd_b1024_w4.ttgir
 # kernel: vadd
 # target: cuda:100

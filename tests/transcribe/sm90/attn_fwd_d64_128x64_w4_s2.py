@@ -1,4 +1,5 @@
 # A Gluon anchor transcribed by tilexform from a plain Triton dump. Generated.
+# -*- coding: utf-8 -*-
 # source dump: attn_fwd_d64_128x64_w4_s2.ttgir
 # kernel: attn_fwd
 # target: cuda:90
