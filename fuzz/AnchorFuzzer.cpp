@@ -168,17 +168,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   expectSafe(module);
   if (module)
     checkModule(*module);
-  using tilexform::transcribe::Style;
-  for (Style style : {Style::Faithful, Style::Readable})
-    for (bool gaps : {false, true}) {
-      tilexform::transcribe::TranscribeOptions to;
-      to.allowGaps = gaps;
-      to.style = style;
-      to.sourceName = sourceName;
-      auto t = tilexform::transcribe::transcribe(**m, report, to);
-      expectSafe(t);
-      if (t && !t->python.empty())
-        checkModule(t->python);
-    }
+  tilexform::fuzz::transcribeEveryWay(
+      **m, report, sourceName, [](llvm::Expected<tilexform::transcribe::TranscribeReport> t) {
+        expectSafe(t);
+        if (t && !t->python.empty())
+          checkModule(t->python);
+      });
   return 0;
 }

@@ -26,16 +26,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // The transcriber and the pipeline facts parity-gate reads stand on
     // the same module.
     (void)tilexform::analysis::hotLoopPipeline(**m);
-    using tilexform::transcribe::Style;
-    for (Style style : {Style::Faithful, Style::Readable})
-      for (bool gaps : {false, true}) {
-        tilexform::transcribe::TranscribeOptions to;
-        to.allowGaps = gaps;
-        to.style = style;
-        auto t = tilexform::transcribe::transcribe(**m, report, to);
-        if (!t)
-          llvm::consumeError(t.takeError());
-      }
+    tilexform::fuzz::transcribeEveryWay(
+        **m, report, "fuzz.ttgir", [](llvm::Expected<tilexform::transcribe::TranscribeReport> t) {
+          if (!t)
+            llvm::consumeError(t.takeError());
+        });
     std::string generic;
     llvm::raw_string_ostream os(generic);
     tilexform::ir::printGeneric(**m, os);

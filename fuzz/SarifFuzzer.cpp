@@ -100,8 +100,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                          f.message + " Fix: " + f.fix, file, f.line, f.col, standardInput});
   }
   // A result for the name itself, whatever the dump gave.
-  results.push_back({rules.empty() ? "rule" : rules.front().id, "warning", "fuzz", file, 1, 1,
-                     standardInput});
+  results.push_back(
+      {rules.empty() ? "rule" : rules.front().id, "warning", "fuzz", file, 1, 1, standardInput});
 
   Json doc = cli::sarifDocument(rules, results, notifications);
   // What the CLI prints (its JSON writer) must read back as JSON of

@@ -465,8 +465,7 @@ std::string sourceQuote(llvm::StringRef line) {
   unsigned lineNo = parts.line, col = parts.col;
   // Only a file the command read as its input is quoted: an error may
   // name a position in a file the input names (a dump's location).
-  if (lineNo == 0 || file == "<stdin>" || !wasReadAsInput(file.str()) ||
-      !isRegularFile(file.str()))
+  if (lineNo == 0 || file == "<stdin>" || !wasReadAsInput(file.str()) || !isRegularFile(file.str()))
     return "";
   auto buf = readInputFile(file.str());
   if (!buf) {

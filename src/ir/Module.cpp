@@ -272,8 +272,14 @@ llvm::Error readFacts(Module &mod) {
     else if (key == "ttg.shared")
       mod.facts.shared = asInt();
     else if (key == "ttg.target") {
+      // A target is printable ASCII ("cuda:90", "hip:gfx942:sramecc+"); any
+      // other byte is kept as its escape, so no report line it reaches can
+      // be broken or forged by it.
+      mod.facts.target.clear();
       if (auto s = mlir::dyn_cast<mlir::StringAttr>(nv.getValue()))
-        mod.facts.target = s.str();
+        for (unsigned char c : s.getValue())
+          mod.facts.target += c >= 0x20 && c < 0x7F && c != '\\' ? std::string(1, char(c))
+                                                                 : fmt::format("\\x{:02x}", c);
     } else if (key == "ttg.compute-capability" && mod.facts.target.empty()) {
       if (auto v = asInt())
         mod.facts.target = "cuda:" + std::to_string(*v);

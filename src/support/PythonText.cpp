@@ -41,6 +41,19 @@ bool isLineBreak(uint32_t cp) {
 
 bool isControl(uint32_t cp) { return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0); }
 
+// Characters that change how a line is shown without being seen: bidi
+// controls (a comment that reads as code, Trojan Source), zero-width and
+// other format characters, tags, and non-characters.
+bool isInvisible(uint32_t cp) {
+  return cp == 0xAD || cp == 0x34F || cp == 0x61C || cp == 0x115F || cp == 0x1160 || cp == 0x17B4 ||
+         cp == 0x17B5 || (cp >= 0x180B && cp <= 0x180F) || (cp >= 0x200B && cp <= 0x200F) ||
+         (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x206F) || cp == 0x3164 ||
+         (cp >= 0xFE00 && cp <= 0xFE0F) || cp == 0xFEFF || cp == 0xFFA0 ||
+         (cp >= 0xFFF0 && cp <= 0xFFFB) || (cp >= 0xFDD0 && cp <= 0xFDEF) ||
+         (cp & 0xFFFE) == 0xFFFE || (cp >= 0x1D173 && cp <= 0x1D17A) ||
+         (cp >= 0xE0000 && cp <= 0xE0FFF);
+}
+
 std::string escapeOf(uint32_t cp) {
   switch (cp) {
   case '\n':
@@ -89,7 +102,7 @@ std::string pyCommentText(llvm::StringRef text) {
     uint32_t cp = decode(text, i, len);
     if (cp == kInvalid)
       out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[i]));
-    else if (cp != '\t' && (isLineBreak(cp) || isControl(cp)))
+    else if (cp != '\t' && (isLineBreak(cp) || isControl(cp) || isInvisible(cp)))
       out += escapeOf(cp);
     else
       out.append(text.data() + i, len);

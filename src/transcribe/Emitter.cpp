@@ -555,6 +555,7 @@ std::string Emitter::combineFunction(const Operation &op) {
   inner.plan_ = plan_;
   inner.inner_ = true;
   inner.moduleScope_ = &moduleScope();
+  inner.scope_.setOuter(&moduleScope());
   std::vector<std::string> args;
   for (size_t i = 0; i < b.arguments.size(); ++i) {
     // Readable: the two sides of the combination, `a` and `b`.

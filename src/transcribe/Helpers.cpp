@@ -306,6 +306,7 @@ void Emitter::emitHelperCall(const HelperRun &run) {
   inner.helperByBody_ = helperByBody_;
   inner.displayNames_ = displayNames_;
   inner.moduleScope_ = &moduleScope();
+  inner.scope_.setOuter(&moduleScope());
   // Its parameters: the values it reads from the caller, in the order it
   // first reads them; a literal is written inside instead.
   // An op another op's spelling stands for (a descriptor's byte stride)

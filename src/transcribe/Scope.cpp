@@ -18,7 +18,12 @@ const std::set<std::string> &Scope::reserved() {
       // The rest of what the module imports
       // or defines at its top level.
       "builtin", "libdevice", "TensorDescriptor", "allocate_tensor_memory", "tcgen05_commit",
-      "tcgen05_mma", "tcgen05_mma_scaled", "rdna3", "rdna4", "_unsplat", "_mfma", "_dot_scaled"};
+      "tcgen05_mma", "tcgen05_mma_scaled", "rdna3", "rdna4", "_unsplat", "_mfma", "_dot_scaled",
+      // Builtins that reach outside a kernel: the module's read-back refuses
+      // any use of them.
+      "breakpoint", "compile", "delattr", "eval", "exec", "exit", "getattr", "globals", "input",
+      "locals", "open", "quit", "setattr", "vars", "os", "sys", "subprocess", "importlib",
+      "builtins"};
   return words;
 }
 
@@ -55,7 +60,7 @@ bool Scope::isIdentifier(const std::string &name) { return identifier(name) == n
 
 std::string Scope::fresh(const std::string &base) {
   std::string name = base;
-  for (int n = 1; used_.count(name) || isReserved(name); ++n)
+  for (int n = 1; inUse(name) || isReserved(name); ++n)
     name = fmt::format("{}_{}", base, n);
   used_.insert(name);
   module_.insert(name);
@@ -66,9 +71,7 @@ std::string Scope::claim(const std::string &wanted) {
   auto it = claims_.find(wanted);
   if (it != claims_.end())
     return it->second;
-  std::string name = isIdentifier(wanted) && !module_.count(wanted) && !isReserved(wanted)
-                         ? wanted
-                         : fresh(identifier(wanted));
+  std::string name = isIdentifier(wanted) && !taken(wanted) ? wanted : fresh(identifier(wanted));
   used_.insert(name);
   module_.insert(name);
   claims_[wanted] = name;
@@ -92,7 +95,7 @@ std::string Scope::nameFor(const ir::Value *v, const std::string &source) {
   std::string name = base;
   // From the last suffix taken for this base (the ones below it stay
   // taken): a dump of thousands of values of one name is linear.
-  for (int &n = suffixes_[base]; used_.count(name);)
+  for (int &n = suffixes_[base]; inUse(name);)
     name = fmt::format("{}_{}", base, ++n);
   used_.insert(name);
   names_[v] = name;

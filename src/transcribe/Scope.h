@@ -28,15 +28,18 @@ public:
     used_.insert(name);
     module_.insert(name);
   }
-  /// Whether `name` is taken in this scope, or reserved everywhere.
-  bool taken(const std::string &name) const { return used_.count(name) != 0 || isReserved(name); }
+  /// Whether `name` is taken in this scope (or, for a function's scope, at
+  /// the module's top level), or reserved everywhere.
+  bool taken(const std::string &name) const { return inUse(name) || isReserved(name); }
+  /// A function's scope inside the module's: no value of it takes a
+  /// module-level name (a helper's own, the kernel's, a constant's).
+  void setOuter(const Scope *outer) { outer_ = outer; }
   /// A fresh module-level name made from `base`, taken.
   std::string fresh(const std::string &base);
   /// The module name of something the source calls `wanted` (a helper):
-  /// `wanted` itself the first time when it is an identifier no module-level
-  /// name or reserved word takes (a value of a function that never calls it
-  /// may share it), else a fresh one; the same answer for the same `wanted`
-  /// after that.
+  /// `wanted` itself the first time when it is an identifier nothing in this
+  /// scope or reserved takes, else a fresh one; the same answer for the
+  /// same `wanted` after that.
   std::string claim(const std::string &wanted);
 
   /// Names no value may take: Python's keywords and the names the module
@@ -52,6 +55,11 @@ public:
   static bool isIdentifier(const std::string &name);
 
 private:
+  bool inUse(const std::string &name) const {
+    return used_.count(name) != 0 || (outer_ && outer_->module_.count(name) != 0);
+  }
+
+  const Scope *outer_ = nullptr;
   std::map<const ir::Value *, std::string> names_;
   std::map<std::string, std::string> claims_;
   std::set<std::string> module_; // the module-level names among used_

@@ -90,6 +90,7 @@ void Emitter::emitNoinlineFunction(const Operation &fn, const std::string &name)
   inner.functionNames_ = functionNames_;
   inner.helperByBody_ = helperByBody_;
   inner.moduleScope_ = &moduleScope();
+  inner.scope_.setOuter(&moduleScope());
   if (readable()) {
     inner.ownPlan_ = planFolds(fn);
     inner.plan_ = &inner.ownPlan_;

@@ -38,6 +38,13 @@ TEST(PythonText, CommentStaysOneLineOfUtf8) {
   EXPECT_EQ(pyCommentText("x\xc2\x85y\xe2\x80\xa8z\xe2\x80\xa9"), "x\\x85y\\u2028z\\u2029");
   EXPECT_EQ(pyCommentText(std::string("nul\0tab\t", 8)), "nul\\x00tab\t");
   EXPECT_EQ(pyCommentText("latin-1 \xe9t\xe9"), "latin-1 \\xe9t\\xe9");
+  // Bidi overrides and isolates, zero-width space, BOM, a tag character.
+  EXPECT_EQ(pyCommentText("a\xe2\x80\xae"
+                          "b\xe2\x81\xa6"
+                          "c\xe2\x80\x8b"
+                          "d\xef\xbb\xbf"
+                          "e\xf3\xa0\x80\x81"),
+            "a\\u202eb\\u2066c\\u200bd\\ufeffe\\U000e0001");
   for (const char *text : {"\r", "\xc2\x85", "\xe2\x80\xa8", "\xff", "\x1e"})
     EXPECT_EQ(unsafePythonTextAt(pyCommentText(text)), llvm::StringRef::npos) << text;
 }

@@ -23,9 +23,12 @@ std::string pyStringLiteral(llvm::StringRef text);
 /// `text` made safe to follow `# ` on one line of a comment: every
 /// character Python or `str.splitlines` treats as a line break (`\n`, `\r`,
 /// `\v`, `\f`, `\x1c`-`\x1e`, `\x85`, U+2028, U+2029), every other control
-/// character but tab, and every byte that is not valid UTF-8 are written as
-/// their escapes (`\r`, `\x0b`, `\u2028`, `\xff`), so the comment stays one
-/// line and the module stays valid UTF-8. Other text is kept as it is.
+/// character but tab, every character that changes how the line is shown
+/// without being seen (bidi controls such as U+202E, zero-width and other
+/// format characters, tags, non-characters) and every byte that is not
+/// valid UTF-8 are written as their escapes (`\r`, `\x0b`, `\u202e`,
+/// `\xff`), so the comment stays one line that reads as it is and the module
+/// stays valid UTF-8. Other text (`α`, `é`) is kept as it is.
 std::string pyCommentText(llvm::StringRef text);
 
 /// The offset of the first character in `text` that ends a line for
