@@ -71,45 +71,104 @@ std::mutex &readInputsMutex() {
 
 } // namespace
 
-llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(const std::string &path) {
-  auto fail = [&](const std::string &why) { return llvm::make_error<InputError>(path, 0, 0, why); };
+std::string aboveInputLimit(uint64_t size, uint64_t limit) {
+  return fmt::format("{} bytes, above the input limit of {} bytes (--max-input-size)", size, limit);
+}
+
+namespace {
+
+std::string fileTypeWord(mode_t mode) {
+  if (S_ISDIR(mode))
+    return "is a directory";
+  if (S_ISFIFO(mode))
+    return "not a regular file (a FIFO)";
+  if (S_ISCHR(mode))
+    return "not a regular file (a character device)";
+  if (S_ISBLK(mode))
+    return "not a regular file (a block device)";
+  return "not a regular file (a socket)";
+}
+
+} // namespace
+
+RegularFile RegularFile::open(const std::string &path, uint64_t limit, bool followLastLink) {
+  RegularFile file;
+  file.limit_ = limit;
   // O_NONBLOCK: opening a FIFO must not wait for a writer; the descriptor's
   // type is checked before anything is read.
-  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0)
-    return fail(describeSystemError(errno));
+  int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (followLastLink ? 0 : O_NOFOLLOW);
+  int fd = ::open(path.c_str(), flags);
+  if (fd < 0) {
+    file.why_ = describeSystemError(errno);
+    return file;
+  }
   struct stat st;
   if (::fstat(fd, &st) != 0) {
-    int err = errno;
+    file.why_ = describeSystemError(errno);
     ::close(fd);
-    return fail(describeSystemError(err));
-  }
-  if (S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    return fail("is a directory");
+    return file;
   }
   if (!S_ISREG(st.st_mode)) {
+    file.why_ = fileTypeWord(st.st_mode);
     ::close(fd);
-    return fail(S_ISFIFO(st.st_mode)  ? "not a regular file (a FIFO)"
-                : S_ISCHR(st.st_mode) ? "not a regular file (a character device)"
-                : S_ISBLK(st.st_mode) ? "not a regular file (a block device)"
-                                      : "not a regular file (a socket)");
+    return file;
   }
-  uint64_t size = uint64_t(st.st_size);
-  if (size > maxInputSize()) {
+  if (uint64_t(st.st_size) > limit) {
+    file.why_ = aboveInputLimit(uint64_t(st.st_size), limit);
     ::close(fd);
-    return fail(fmt::format("{} bytes, above the input limit of {} bytes (--max-input-size)", size,
-                            maxInputSize()));
+    return file;
   }
+  file.fd_ = fd;
+  file.size_ = uint64_t(st.st_size);
+  return file;
+}
+
+RegularFile::RegularFile(RegularFile &&other) noexcept
+    : fd_(other.fd_), size_(other.size_), limit_(other.limit_), why_(std::move(other.why_)) {
+  other.fd_ = -1;
+}
+
+RegularFile::~RegularFile() {
+  if (fd_ >= 0)
+    ::close(fd_);
+}
+
+bool RegularFile::readAll(std::string &out) {
+  // A bounded read: a file that grows past the limit meanwhile is refused.
+  out.reserve(out.size() + size_t(size_));
+  char chunk[1 << 16];
+  while (true) {
+    ssize_t n = ::read(fd_, chunk, sizeof chunk);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      why_ = describeSystemError(errno);
+      return false;
+    }
+    if (n == 0)
+      return true;
+    if (out.size() + size_t(n) > limit_) {
+      why_ = aboveInputLimit(out.size() + size_t(n), limit_);
+      return false;
+    }
+    out.append(chunk, size_t(n));
+  }
+}
+
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(const std::string &path) {
+  RegularFile file = RegularFile::open(path, maxInputSize());
+  if (!file)
+    return llvm::make_error<InputError>(path, 0, 0, file.why());
   // Read, not mapped (LLVM maps unless the file is volatile and the buffer
   // null-terminated): the text is kept for as long as what is made of it, and
   // a mapped file truncated meanwhile would fault the process.
-  auto buffer = llvm::MemoryBuffer::getOpenFile(llvm::sys::fs::convertFDToNativeFile(fd), path,
-                                                size, /*RequiresNullTerminator=*/true,
+  auto buffer = llvm::MemoryBuffer::getOpenFile(llvm::sys::fs::convertFDToNativeFile(file.fd()),
+                                                path, file.size(),
+                                                /*RequiresNullTerminator=*/true,
                                                 /*IsVolatile=*/true);
-  ::close(fd);
   if (!buffer)
-    return fail(describeSystemError(buffer.getError().value()));
+    return llvm::make_error<InputError>(path, 0, 0,
+                                        describeSystemError(buffer.getError().value()));
   {
     std::lock_guard<std::mutex> lock(readInputsMutex());
     readInputs().insert(path);

@@ -59,18 +59,6 @@ std::string resolved(const std::string &path, int &err) {
   return buf;
 }
 
-std::string fileTypeWord(mode_t mode) {
-  if (S_ISDIR(mode))
-    return "is a directory";
-  if (S_ISFIFO(mode))
-    return "not a regular file (a FIFO)";
-  if (S_ISCHR(mode))
-    return "not a regular file (a character device)";
-  if (S_ISBLK(mode))
-    return "not a regular file (a block device)";
-  return "not a regular file (a socket)";
-}
-
 const char *const kNotFound = "no such file or directory";
 
 } // namespace
@@ -150,35 +138,15 @@ const SourceText *SourceFiles::tryRead(const std::string &candidate, std::string
   if (auto it = byResolved_.find(real); it != byResolved_.end())
     return it->second.get();
 
-  // O_NONBLOCK: a FIFO swapped in after the checks above is not waited on;
-  // O_NOFOLLOW: nor is a symlink swapped in for the file itself.
-  int fd = ::open(real.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
-  if (fd < 0) {
-    why = describeSystemError(errno);
+  // Not waited on if a FIFO was swapped in after the checks above, nor
+  // followed if a symlink was swapped in for the file itself.
+  RegularFile file = RegularFile::open(real, std::min<uint64_t>(maxSize_, UINT32_MAX),
+                                       /*followLastLink=*/false);
+  if (!file) {
+    why = file.why();
     return nullptr;
   }
-  struct FdCloser {
-    int fd;
-    ~FdCloser() { ::close(fd); }
-  } closer{fd};
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    why = describeSystemError(errno);
-    return nullptr;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    why = fileTypeWord(st.st_mode);
-    return nullptr;
-  }
-  uint64_t limit = std::min<uint64_t>(maxSize_, UINT32_MAX);
-  auto tooLarge = [&](uint64_t size) {
-    return fmt::format("{} bytes, above the input limit of {} bytes (--max-input-size)", size,
-                       limit);
-  };
-  if (uint64_t(st.st_size) > limit) {
-    why = tooLarge(uint64_t(st.st_size));
-    return nullptr;
-  }
+  int fd = file.fd();
 #ifdef __linux__
   // What was opened, as the kernel names it: a directory of the path
   // replaced by a link between the checks and the open is caught here.
@@ -192,25 +160,10 @@ const SourceText *SourceFiles::tryRead(const std::string &candidate, std::string
     }
   }
 #endif
-  // A bounded read: a file that grows past the limit meanwhile is refused.
   std::string text;
-  text.reserve(size_t(st.st_size));
-  char chunk[1 << 16];
-  while (true) {
-    ssize_t n = ::read(fd, chunk, sizeof chunk);
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      why = describeSystemError(errno);
-      return nullptr;
-    }
-    if (n == 0)
-      break;
-    if (text.size() + size_t(n) > limit) {
-      why = tooLarge(text.size() + size_t(n));
-      return nullptr;
-    }
-    text.append(chunk, size_t(n));
+  if (!file.readAll(text)) {
+    why = file.why();
+    return nullptr;
   }
   if (text.find('\0') != std::string::npos) {
     why = "holds a NUL byte (not Python source)";

@@ -422,7 +422,7 @@ llvm::Expected<TranscribeReport> Emitter::run() {
   // Nothing leaves that is not what this function writes (a missed escape
   // is refused here, never imported).
   if (auto err = source::checkGeneratedModule(out))
-    return std::move(err);
+    return err;
   r.python = std::move(out);
   return r;
 }

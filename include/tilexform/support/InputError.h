@@ -32,6 +32,42 @@ public:
 /// reading), or an InputError naming the path and why.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(const std::string &path);
 
+/// A file opened for reading the one safe way, shared by readInputFile and
+/// the source-file service: without blocking (a FIFO is not waited on),
+/// close-on-exec, never as a controlling terminal; only a regular file of at
+/// most `limit` bytes (checked on the descriptor, before anything is read).
+/// Closed when destroyed. `followLastLink` false also refuses a symlink in
+/// place of the file itself (O_NOFOLLOW).
+class RegularFile {
+public:
+  static RegularFile open(const std::string &path, uint64_t limit, bool followLastLink = true);
+  RegularFile(RegularFile &&other) noexcept;
+  RegularFile &operator=(RegularFile &&) = delete;
+  ~RegularFile();
+
+  explicit operator bool() const { return fd_ >= 0; }
+  int fd() const { return fd_; }
+  /// The size fstat gave, when open.
+  uint64_t size() const { return size_; }
+  /// Why it is not open: "is a directory", "not a regular file (a FIFO)",
+  /// "N bytes, above the input limit of L bytes (--max-input-size)", ...
+  const std::string &why() const { return why_; }
+
+  /// The rest of the file, read to its end, or false with why() set when it
+  /// grew past the limit meanwhile or a read failed.
+  bool readAll(std::string &out);
+
+private:
+  RegularFile() = default;
+  int fd_ = -1;
+  uint64_t size_ = 0;
+  uint64_t limit_ = 0;
+  std::string why_;
+};
+
+/// "N bytes, above the input limit of L bytes (--max-input-size)".
+std::string aboveInputLimit(uint64_t size, uint64_t limit);
+
 /// Whether readInputFile read `path` (as written) in this run: the files an
 /// error may quote a line of. A position in any other file (a location a
 /// dump names) is never read to quote it.
