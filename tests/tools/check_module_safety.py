@@ -343,9 +343,11 @@ def check_structure(text, filename):
     builtin_names = set(dir(builtins))
     everywhere_called = set()
     for name, kind, fn in shape.functions:
-        everywhere_called |= called_names(fn)
+        called = called_names(fn)
+        everywhere_called |= called
         nested = {n.name for n in ast.walk(fn) if isinstance(n, ast.FunctionDef) and n is not fn}
-        for local, line in local_bindings(fn).items():
+        locals_bound = local_bindings(fn)
+        for local, line in locals_bound.items():
             if not local.isascii():
                 raise Unsafe(f"line {line}: {shown(local)} is no ASCII identifier")
             if local in shape.bound:
@@ -354,12 +356,12 @@ def check_structure(text, filename):
             # tilexform calls builtins (float, range) and module functions by
             # name, never a local value: a call of a name bound locally means
             # a value took the name of what it was meant to call.
-            if local in called_names(fn) and local not in nested:
+            if local in called and local not in nested:
                 raise Unsafe(f"line {line}: {fn.name} calls {shown(local)}, a name it binds locally")
         for node in ast.walk(fn):
             if node is not fn and isinstance(node, FORBIDDEN_IN_BODIES):
                 raise Unsafe(f"line {node.lineno}: a {type(node).__name__} in {fn.name}")
-            if isinstance(node, ast.Name) and node.id in FORBIDDEN_CALLS and node.id not in local_bindings(fn):
+            if isinstance(node, ast.Name) and node.id in FORBIDDEN_CALLS and node.id not in locals_bound:
                 raise Unsafe(f"line {node.lineno}: {fn.name} uses {node.id}")
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and node.attr.startswith("__"):
