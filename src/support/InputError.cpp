@@ -167,8 +167,7 @@ llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(const std::str
                                                 /*RequiresNullTerminator=*/true,
                                                 /*IsVolatile=*/true);
   if (!buffer)
-    return llvm::make_error<InputError>(path, 0, 0,
-                                        describeSystemError(buffer.getError().value()));
+    return llvm::make_error<InputError>(path, 0, 0, describeSystemError(buffer.getError().value()));
   {
     std::lock_guard<std::mutex> lock(readInputsMutex());
     readInputs().insert(path);
