@@ -191,7 +191,7 @@ llvm::Expected<asmfile::AuditReport> auditFile(const std::string &path) {
     text = (*buf)->getBuffer().str();
   }
   // A listing is what audit reads: anything else is named for what it is.
-  const std::string shown = path == "-" ? "<stdin>" : path;
+  const std::string shown = shownPath(path);
   switch (InputKind kind = sniffInputKind(text, shown)) {
   case InputKind::Ptx:
   case InputKind::Amdgcn:
@@ -215,7 +215,7 @@ llvm::Expected<asmfile::AuditReport> auditFile(const std::string &path) {
     o.loop = opts.loop;
   if (!opts.common.arch.empty())
     o.arch = opts.common.arch;
-  return asmfile::audit(path == "-" ? "<stdin>" : path, text, o);
+  return asmfile::audit(shownPath(path), text, o);
 }
 
 /// An `--arch` of another vendor than the listing's: its stated arch, or the

@@ -1,6 +1,8 @@
 // JSON documents written as nlohmann's `dump` writes them, faster.
 #include "tilexform/cli/JsonWriter.h"
 
+#include "tilexform/support/PythonText.h"
+
 #include <array>
 #include <charconv>
 #include <cstdint>
@@ -91,7 +93,7 @@ private:
     }();
     for (unsigned char c : s)
       if (!plain[c]) {
-        out_ += Json(s).dump(-1, ' ', false, Json::error_handler_t::replace);
+        out_ += visibleJson(Json(s).dump(-1, ' ', false, Json::error_handler_t::replace));
         return;
       }
     size_t at = out_.size();

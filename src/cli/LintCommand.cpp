@@ -6,6 +6,7 @@
 #include "tilexform/cli/Sarif.h"
 #include "tilexform/lint/Lint.h"
 #include "tilexform/support/InputError.h"
+#include "tilexform/support/PythonText.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -95,8 +96,9 @@ public:
       text += fmt::format("{}:{}:{}: {}: {} [{}]\n", shown, f.line, std::max(1u, f.col),
                           lint::severityName(f.severity), f.message, lint::ruleInfo(f.rule).name);
       if (f.source.known() && !f.source.file.empty())
-        text += fmt::format("  source: {}:{}:{}{}\n", f.source.file, f.source.line, f.source.col,
-                            f.source.name.empty() ? "" : " (" + f.source.name + ")");
+        text += fmt::format("  source: {}:{}:{}{}\n", visibleText(f.source.file), f.source.line,
+                            f.source.col,
+                            f.source.name.empty() ? "" : " (" + visibleText(f.source.name) + ")");
       text += fmt::format("  op: {}\n  fix: {}\n", f.op, f.fix);
     }
     for (auto &n : report.notes)
@@ -118,7 +120,7 @@ FileOutput lintOne(const std::string &file) {
     out.error = errorLine(report.takeError());
     return out;
   }
-  Linted l{*report, file == "-" ? "<stdin>" : file};
+  Linted l{*report, shownPath(file)};
   bool failing = false;
   for (auto &f : report->findings) {
     (f.severity == lint::Severity::Error ? l.errors : l.warnings) += 1;

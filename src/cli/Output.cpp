@@ -7,6 +7,7 @@
 #include "tilexform/hw/Products.h"
 #include "tilexform/hw/Target.h"
 #include "tilexform/support/OutputFile.h"
+#include "tilexform/support/PythonText.h"
 
 #include "tilexform/Version.h"
 #include "tilexform/ir/Module.h"
@@ -65,10 +66,14 @@ llvm::Error checkDumpKind(const std::string &shown, llvm::StringRef contents,
   }
 }
 
+std::string shownPath(const std::string &path) {
+  return path == "-" ? "<stdin>" : visibleText(path);
+}
+
 llvm::Expected<ir::Module *> loadForCommand(const std::string &path, llvm::StringRef command,
                                             bool readsTtir) {
   auto start = std::chrono::steady_clock::now();
-  const std::string shown = path == "-" ? "<stdin>" : path;
+  const std::string shown = shownPath(path);
   std::unique_ptr<llvm::MemoryBuffer> buffer;
   if (path == "-") {
     auto text = readStandardInput();
@@ -353,7 +358,7 @@ void printPieces(llvm::ArrayRef<llvm::StringRef> pieces) {
     std::string safe;
     if (llvm::any_of(piece, [](char c) {
           auto u = static_cast<unsigned char>(c);
-          return (u < 0x20 && u != '\n' && u != '\t') || u == 0x7F || u == 0xC2;
+          return (u < 0x20 && u != '\n' && u != '\t') || u >= 0x7F;
         })) {
       safe = terminalText(piece.str());
       piece = safe;

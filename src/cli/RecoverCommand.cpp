@@ -212,7 +212,7 @@ FileOutput recoverOne(const std::string &file) {
     return o;
   }
   const CommonOptions &common = opts.common;
-  if (int code = refuseCrossVendorArch(file == "-" ? "<stdin>" : file, **loaded, common.arch)) {
+  if (int code = refuseCrossVendorArch(shownPath(file), **loaded, common.arch)) {
     o.exitCode = code;
     o.reported = true;
     return o;
@@ -221,7 +221,7 @@ FileOutput recoverOne(const std::string &file) {
       analysis::recover(**loaded, common.api(), common.arch, opts.maxSites));
   auto &report = *kept;
   llvm::scope_exit keep([&] { keepUntilExit(std::move(kept)); });
-  const std::string shown = file == "-" ? "<stdin>" : file;
+  const std::string shown = shownPath(file);
 
   bool unrecoverable = false, differs = false;
   for (auto &l : report.layouts) {

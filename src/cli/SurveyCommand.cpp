@@ -6,6 +6,7 @@
 #include "tilexform/cli/ReportView.h"
 #include "tilexform/cli/Sarif.h"
 #include "tilexform/source/Survey.h"
+#include "tilexform/support/PythonText.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -133,7 +134,7 @@ std::string reportText(const source::SurveyReport &r) {
   }
   std::string out;
   for (auto &[file, kernels] : byFile) {
-    out += file + "\n";
+    out += visibleText(file) + "\n";
     for (auto *k : kernels) {
       std::string stages;
       if (!k->autotuneNumStages.empty()) {
@@ -152,12 +153,12 @@ std::string reportText(const source::SurveyReport &r) {
         out += fmt::format("    loop line {:<5} {:<9} {} dot{}  {}\n", l.line, l.form, l.dots,
                            l.dots == 1 ? " " : "s", l.why);
       for (auto &f : k->findings)
-        out += fmt::format("    {}:{}:{}: warning: {} [{}]\n", file, f.line, std::max(1u, f.col),
-                           f.message, f.kind);
+        out += fmt::format("    {}:{}:{}: warning: {} [{}]\n", visibleText(file), f.line,
+                           std::max(1u, f.col), f.message, f.kind);
     }
     for (auto *f : fileFindings[file])
-      out += fmt::format("  {}:{}:{}: warning: {} [{}]\n", file, f->line, std::max(1u, f->col),
-                         f->message, f->kind);
+      out += fmt::format("  {}:{}:{}: warning: {} [{}]\n", visibleText(file), f->line,
+                         std::max(1u, f->col), f->message, f->kind);
   }
   Json s = summaryJson(r);
   out += fmt::format("\n{} kernel(s) ({} Gluon) in {} of {} file(s)", r.kernels.size(),
@@ -269,8 +270,8 @@ int survey() {
   {
     std::vector<std::string> lines;
     for (auto &d : report->directoriesSkipped) {
-      std::string line =
-          fmt::format("{}: warning: cannot read directory ({}); skipped", d.path, d.reason);
+      std::string line = fmt::format("{}: warning: cannot read directory ({}); skipped",
+                                     visibleText(d.path), d.reason);
       for (auto &c : line) // one line, whatever the folder is named
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
           c = '?';

@@ -1,5 +1,7 @@
 #include "tilexform/cli/Terminal.h"
 
+#include "tilexform/support/PythonText.h"
+
 #include "tilexform/cli/Output.h"
 #include "tilexform/support/Verdict.h"
 
@@ -118,37 +120,6 @@ std::string paintSeverity(const std::string &severity) {
   return kBoldRed + severity + kReset;
 }
 
-std::string terminalText(std::string text) {
-  auto control = [&](size_t i) -> size_t { // its length in bytes, 0 for none
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F)
-      return 1;
-    // U+0080..U+009F in UTF-8; a terminal may read some as controls.
-    if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
-        static_cast<unsigned char>(text[i + 1]) < 0xA0)
-      return 2;
-    return 0;
-  };
-  size_t i = 0;
-  while (i < text.size() && !control(i))
-    ++i;
-  if (i == text.size())
-    return text;
-  std::string out = text.substr(0, i);
-  for (; i < text.size(); ++i) {
-    size_t n = control(i);
-    if (n == 0) {
-      out += text[i];
-      continue;
-    }
-    unsigned code =
-        n == 1 ? static_cast<unsigned char>(text[i]) : static_cast<unsigned char>(text[i + 1]);
-    char buf[8];
-    std::snprintf(buf, sizeof buf, code == '\r' ? "\\r" : "\\x%02x", code);
-    out += buf;
-    i += n - 1;
-  }
-  return out;
-}
+std::string terminalText(std::string text) { return visibleText(text, /*keepLineFeeds=*/true); }
 
 } // namespace tilexform::cli

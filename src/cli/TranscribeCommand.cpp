@@ -155,8 +155,7 @@ int runTranscribeCommand() {
   auto loaded = loadForCommand(opts.file, "transcribe");
   if (!loaded)
     return reportError(loaded.takeError());
-  if (int code =
-          refuseCrossVendorArch(opts.file == "-" ? "<stdin>" : opts.file, **loaded, common.arch))
+  if (int code = refuseCrossVendorArch(shownPath(opts.file), **loaded, common.arch))
     return code;
   auto recovered = analysis::recover(**loaded, common.api(), common.arch);
   transcribe::TranscribeOptions o;

@@ -245,8 +245,7 @@ FileOutput verifyOne(const DumpPair &pair, gluon::GluonApi api) {
     return o;
   }
   for (auto [path, mod] : {std::pair{&plainPath, *plain}, std::pair{&anchorPath, *anchor}})
-    if (int code =
-            refuseCrossVendorArch(*path == "-" ? "<stdin>" : *path, *mod, opts.common.arch)) {
+    if (int code = refuseCrossVendorArch(shownPath(*path), *mod, opts.common.arch)) {
       o.exitCode = code;
       o.reported = true;
       return o;

@@ -1,4 +1,5 @@
 #include "tilexform/support/InputError.h"
+#include "tilexform/support/PythonText.h"
 
 #include <fmt/format.h>
 #include <llvm/Support/FileSystem.h>
@@ -208,8 +209,11 @@ std::string errorLine(llvm::Error err) {
   llvm::handleAllErrors(
       std::move(err),
       [&](const InputError &e) {
-        line = e.line ? fmt::format("{}:{}:{}: error: {}", e.file, e.line, e.col, e.message)
-                      : fmt::format("{}: error: {}", e.file, e.message);
+        // The file as it is shown (a line feed in its name is `\n`, not a
+        // second line), the message on one line.
+        std::string file = visibleText(e.file);
+        line = e.line ? fmt::format("{}:{}:{}: error: {}", file, e.line, e.col, e.message)
+                      : fmt::format("{}: error: {}", file, e.message);
       },
       [&](const llvm::ErrorInfoBase &e) { line = "error: " + e.message(); });
   for (auto &c : line)

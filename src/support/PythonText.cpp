@@ -94,20 +94,55 @@ std::string pyStringLiteral(llvm::StringRef text) {
   return out;
 }
 
-std::string pyCommentText(llvm::StringRef text) {
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size();) {
-    size_t len;
+std::string visibleText(llvm::StringRef text, bool keepLineFeeds) {
+  size_t i = 0;
+  for (size_t len; i < text.size(); i += len) {
+    uint32_t cp = decode(text, i, len);
+    if (cp == kInvalid || (cp != '\t' && !(keepLineFeeds && cp == '\n') &&
+                           (isLineBreak(cp) || isControl(cp) || isInvisible(cp))))
+      break;
+  }
+  if (i == text.size())
+    return text.str();
+  std::string out = text.take_front(i).str();
+  out.reserve(text.size() + 8);
+  for (size_t len; i < text.size(); i += len) {
     uint32_t cp = decode(text, i, len);
     if (cp == kInvalid)
       out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[i]));
-    else if (cp != '\t' && (isLineBreak(cp) || isControl(cp) || isInvisible(cp)))
+    else if (cp != '\t' && !(keepLineFeeds && cp == '\n') &&
+             (isLineBreak(cp) || isControl(cp) || isInvisible(cp)))
       out += escapeOf(cp);
     else
       out.append(text.data() + i, len);
-    i += len;
   }
+  return out;
+}
+
+std::string pyCommentText(llvm::StringRef text) { return visibleText(text); }
+
+std::string visibleJson(llvm::StringRef json) {
+  auto hidden = [](uint32_t cp) {
+    return cp != '\n' && cp != '\t' && (isLineBreak(cp) || isControl(cp) || isInvisible(cp));
+  };
+  std::string out;
+  size_t done = 0;
+  for (size_t i = 0, len; i < json.size(); i += len) {
+    uint32_t cp = decode(json, i, len);
+    if (cp == kInvalid || !hidden(cp))
+      continue;
+    out.append(json.data() + done, i - done);
+    if (cp <= 0xFFFF) {
+      out += fmt::format("\\u{:04x}", cp);
+    } else {
+      uint32_t v = cp - 0x10000;
+      out += fmt::format("\\u{:04x}\\u{:04x}", 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF));
+    }
+    done = i + len;
+  }
+  if (done == 0)
+    return json.str();
+  out.append(json.data() + done, json.size() - done);
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "tilexform/cli/Output.h"
 #include "tilexform/cli/JsonWriter.h"
+#include "tilexform/support/PythonText.h"
 
 #include <gtest/gtest.h>
 
@@ -57,7 +58,9 @@ TEST(Output, StreamedArraysGiveTheTreesBytes) {
 }
 
 // The writer gives nlohmann's own bytes, on one line and indented, for every
-// kind of value and for every string that needs escaping or is not ASCII.
+// kind of value and for every string that needs escaping or is not ASCII,
+// but for the characters visibleJson writes as escapes (DEL, NEL, U+2028,
+// bidi controls): the same document.
 TEST(Output, WriterGivesNlohmannsBytes) {
   std::vector<Json> docs;
   docs.push_back(Json::parse(R"({"a": 1, "b": -7, "c": 18446744073709551615, "d": 1.5, "e": 2.0,
@@ -67,7 +70,8 @@ TEST(Output, WriterGivesNlohmannsBytes) {
   for (std::string s : std::vector<std::string>{
            "quote \" here", "back\\slash", "tab\there", "nl\nhere", "cr\r", "\b\f",
            std::string("nul\0byte", 8), "\x01\x1f\x7f", "caf\xc3\xa9", "\xe2\x82\xac",
-           "bad \xff utf8", "cut \xc3", "\xf0\x9f\x98\x80 emoji"})
+           "bad \xff utf8", "cut \xc3", "\xf0\x9f\x98\x80 emoji", "nel\xc2\x85 ls\xe2\x80\xa8",
+           "rlo\xe2\x80\xae"})
     strings.push_back(s);
   docs.push_back(strings);
   Json keyed;
@@ -79,6 +83,7 @@ TEST(Output, WriterGivesNlohmannsBytes) {
   for (const Json &doc : docs)
     for (bool oneLine : {false, true})
       EXPECT_EQ(tilexform::cli::dumpJson(doc, oneLine),
-                doc.dump(oneLine ? -1 : 2, ' ', false, Json::error_handler_t::replace))
+                tilexform::visibleJson(
+                    doc.dump(oneLine ? -1 : 2, ' ', false, Json::error_handler_t::replace)))
           << doc.dump(-1, ' ', false, Json::error_handler_t::replace);
 }

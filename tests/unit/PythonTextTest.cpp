@@ -49,6 +49,25 @@ TEST(PythonText, CommentStaysOneLineOfUtf8) {
     EXPECT_EQ(unsafePythonTextAt(pyCommentText(text)), llvm::StringRef::npos) << text;
 }
 
+TEST(PythonText, VisibleTextKeepsLineFeedsOnlyWhenAsked) {
+  EXPECT_EQ(visibleText("plain text, α"), "plain text, α");
+  EXPECT_EQ(visibleText("a\nb\rc\xe2\x80\xa8"
+                        "d"),
+            "a\\nb\\rc\\u2028d");
+  EXPECT_EQ(visibleText("a\nb\x1b[2Jc\xe2\x80\xae", /*keepLineFeeds=*/true),
+            "a\nb\\x1b[2Jc\\u202e");
+  EXPECT_EQ(visibleText("tab\tkept\x7f"), "tab\tkept\\x7f");
+}
+
+TEST(PythonText, VisibleJsonIsTheSameDocument) {
+  // Inside a string, the escapes JSON knows; the rest is untouched.
+  EXPECT_EQ(visibleJson("{\"a\": \"x\xe2\x80\xa8y\xc2\x85z\x7f\"}\n"),
+            "{\"a\": \"x\\u2028y\\u0085z\\u007f\"}\n");
+  EXPECT_EQ(visibleJson("[\"\xf3\xa0\x80\x81\", \"\xce\xb1\"]"),
+            "[\"\\udb40\\udc01\", \"\xce\xb1\"]");
+  EXPECT_EQ(visibleJson("{}"), "{}");
+}
+
 TEST(PythonText, UnsafeTextFound) {
   EXPECT_EQ(unsafePythonTextAt("ok\nfine # é\n"), llvm::StringRef::npos);
   EXPECT_EQ(unsafePythonTextAt("ab\rc"), 2u);

@@ -32,6 +32,12 @@ using Json = nlohmann::ordered_json;
 /// is refused with a plain message rather than wrapped to a huge number.
 std::string checkCount(std::string &value);
 
+/// How a report and a diagnostic name an input: `<stdin>` for `-`, else
+/// the path with every character that could forge or hide a line escaped
+/// (visibleText), in text and JSON alike; SARIF percent-encodes the path
+/// itself.
+std::string shownPath(const std::string &path);
+
 /// Loads a dump for a command (`-`: standard input). The module lives until
 /// the process exits and is never torn down (as clang's -disable-free):
 /// freeing a large op tree costs more than a command's own work.

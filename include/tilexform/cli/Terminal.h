@@ -30,9 +30,12 @@ std::string paintVerdicts(std::string text);
 std::string paintSeverity(const std::string &severity);
 
 /// `text` with every control character but line feed and tab (ESC, a bare
-/// carriage return, backspace, BEL, the C1 controls such as NEL and CSI)
-/// written as its escape (`\x1b`, `\r`, `\x85`): text read from an input
-/// (a kernel's name, a location, a quoted source line) can neither move
+/// carriage return, backspace, BEL, the C1 controls such as NEL and CSI),
+/// every other line break (U+2028), every character that changes how a
+/// line is shown without being seen (bidi controls, zero-width characters)
+/// and every byte that is not UTF-8 written as its escape (`\x1b`, `\r`,
+/// `\u2028`; visibleText): text read from an input (a kernel's name, a file
+/// name, a location, a quoted source line) can neither forge a line, move
 /// the cursor over a verdict nor send the terminal a command. tilexform's
 /// own colours are added after this.
 std::string terminalText(std::string text);

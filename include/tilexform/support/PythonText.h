@@ -31,6 +31,16 @@ std::string pyStringLiteral(llvm::StringRef text);
 /// stays valid UTF-8. Other text (`α`, `é`) is kept as it is.
 std::string pyCommentText(llvm::StringRef text);
 
+/// The same escapes for text shown anywhere (a report, a diagnostic, a
+/// file name in a log): it reads as it is and cannot forge or hide a line.
+/// With `keepLineFeeds`, `\n` is kept (a report of several lines).
+std::string visibleText(llvm::StringRef text, bool keepLineFeeds = false);
+
+/// A JSON text with every character visibleText escapes, inside or outside
+/// its strings, written as a `\uXXXX` escape: the same document, readable
+/// on a terminal, one line per JSON Lines record for `str.splitlines`.
+std::string visibleJson(llvm::StringRef json);
+
 /// The offset of the first character in `text` that ends a line for
 /// Python's tokenizer or `str.splitlines` other than `\n`, a NUL, or a byte
 /// that is not valid UTF-8 (what a generated module must never contain);
