@@ -69,8 +69,10 @@ void emitFor(Emitter &e, const Operation &op) {
   const Operation *yield = b.ops.empty() ? nullptr : b.ops.back().get();
   if (yield && yield->name != "scf.yield")
     yield = nullptr;
-  // A loop carries each value its yield gives back, one per result.
-  if (op.results.size() != inits.size() || (!inits.empty() && !yield) ||
+  // A loop carries each value its yield gives back, one per result (a
+  // loop whose results are not bound, as hand-written IR has them, has
+  // none to read).
+  if ((op.results.size() != inits.size() && !op.results.empty()) || (!inits.empty() && !yield) ||
       (yield && yield->operands.size() != inits.size()))
     return e.gap("damaged", op.name, op.pos.line,
                  fmt::format("a loop with {} carried values, {} results and {} yielded",

@@ -88,7 +88,7 @@ const Spelling kMmaSpellings[] = {
          const ir::Value *a = op.operand("a");
          bool fp32 = a && a->type && elementOf(a->type) && elementOf(a->type).isF32();
          if (fp32 && !precision.empty() && precision != "ieee") {
-           e.need("mfma_precision");
+           e.need("_mfma");
            return e.statement(op, fmt::format("_mfma({}, {}, {}, {})", e.expr(op.operand("a")),
                                               e.expr(op.operand("b")), e.expr(op.operand("c")),
                                               pyStringLiteral(precision)));
@@ -195,7 +195,7 @@ const Spelling kMmaSpellings[] = {
        // builtin makes the semantic call with none, as plain has.
        bool bothScales = op.operand("a_scale") && op.operand("b_scale");
        if (!bothScales)
-         e.need("dot_scaled");
+         e.need("_dot_scaled");
        e.statement(op, fmt::format("{}({}, {}, {}, {}, {}, {}, {})",
                                    bothScales ? "cdna4.mfma_scaled" : "_dot_scaled",
                                    e.expr(op.operand("a")), scale("a_scale"), pyStringLiteral(lhs),

@@ -127,7 +127,7 @@ const Spelling kTensorSpellings[] = {
     // so the anchor defines one over the semantic's own unsplat.
     {"tt.unsplat",
      [](Emitter &e, const Operation &op) {
-       e.need("unsplat");
+       e.need("_unsplat");
        e.statement(op, fmt::format("_unsplat({})", e.expr(op.operands[0])));
      }},
     {"ttg.convert_layout",

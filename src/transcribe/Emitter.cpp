@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <set>
 
 namespace tilexform::transcribe {
 
@@ -542,6 +543,72 @@ void Emitter::cast(const Operation &op, bool bitcast, const std::string &extra) 
                             bitcast ? ", bitcast=True" : "", extra));
 }
 
+namespace {
+
+/// Whether `v` is defined inside `owner` (by an op of its regions, or as
+/// an argument of one of their blocks).
+bool definedWithin(const Value *v, const Operation *owner) {
+  const Operation *at = v->definingOp;
+  if (!at && v->ownerBlock && v->ownerBlock->parent)
+    at = v->ownerBlock->parent->parent;
+  for (; at; at = at->parentOp())
+    if (at == owner)
+      return true;
+  return false;
+}
+
+/// The ops outside `owner` whose results its regions read, each after the
+/// ops it reads: canonicalisation hoists a combine region's constants into
+/// the kernel body, and a Gluon combine function takes only the values it
+/// combines, so the function computes them again. Only constants and
+/// arithmetic on them can be; otherwise null and `why`.
+bool capturedDefinitions(const Operation &owner, std::vector<const Operation *> &defs,
+                         std::string &why) {
+  constexpr unsigned kMaxDepth = 16;
+  std::set<const Operation *> seen;
+  std::function<bool(const Value *, unsigned)> take = [&](const Value *v, unsigned depth) {
+    const Operation *d = v->definingOp;
+    if (seen.count(d))
+      return true;
+    llvm::StringRef n(d ? llvm::StringRef(d->name) : "");
+    bool computable =
+        d && d->regions.empty() && d->results.size() == 1 &&
+        (n == "arith.constant" || n.starts_with("arith.") || n.starts_with("math.")) &&
+        depth < kMaxDepth;
+    if (!computable) {
+      why = fmt::format("its combine region reads {} (line {}), a value of the kernel body that is "
+                        "not a constant: a Gluon combine function takes only what it combines",
+                        v->name, d ? d->pos.line : owner.pos.line);
+      return false;
+    }
+    for (const Value *o : d->operands)
+      if (!o || !take(o, depth + 1))
+        return false;
+    seen.insert(d);
+    defs.push_back(d);
+    return true;
+  };
+  std::vector<const ir::Block *> blocks;
+  for (auto &r : owner.regions)
+    for (auto &b : r->blocks)
+      blocks.push_back(b.get());
+  while (!blocks.empty()) {
+    const ir::Block *b = blocks.back();
+    blocks.pop_back();
+    for (auto &o : b->ops) {
+      for (const Value *v : o->operands)
+        if (v && !definedWithin(v, &owner) && !take(v, 0))
+          return false;
+      for (auto &r : o->regions)
+        for (auto &inner : r->blocks)
+          blocks.push_back(inner.get());
+    }
+  }
+  return true;
+}
+
+} // namespace
+
 std::string Emitter::combineFunction(const Operation &op) {
   if (op.regions.empty() || op.regions[0]->blocks.empty() ||
       op.regions[0]->blocks[0]->ops.empty()) {
@@ -565,6 +632,14 @@ std::string Emitter::combineFunction(const Operation &op) {
     args.push_back(b.arguments.size() % 2 == 0 ? inner.nameAs(b.arguments[i], base)
                                                : inner.nameFor(b.arguments[i]));
   }
+  std::vector<const Operation *> captured;
+  std::string why;
+  if (!capturedDefinitions(op, captured, why)) {
+    gap("op", op.name, op.pos.line, why);
+    return "None";
+  }
+  for (const Operation *d : captured)
+    inner.emitOp(*d);
   std::vector<std::string> rets;
   for (auto &o : b.ops) {
     if (o->name == "tt.reduce.return" || o->name == "tt.scan.return") {

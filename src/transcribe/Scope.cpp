@@ -1,5 +1,7 @@
 #include "Scope.h"
 
+#include "AnchorBuiltins.h"
+
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
 
@@ -18,7 +20,7 @@ const std::set<std::string> &Scope::reserved() {
       // The rest of what the module imports
       // or defines at its top level.
       "builtin", "libdevice", "TensorDescriptor", "allocate_tensor_memory", "tcgen05_commit",
-      "tcgen05_mma", "tcgen05_mma_scaled", "rdna3", "rdna4", "_unsplat", "_mfma", "_dot_scaled",
+      "tcgen05_mma", "tcgen05_mma_scaled", "rdna3", "rdna4",
       // Builtins that reach outside a kernel: the module's read-back refuses
       // any use of them.
       "breakpoint", "compile", "delattr", "eval", "exec", "exit", "getattr", "globals", "input",
@@ -32,7 +34,8 @@ bool Scope::isReserved(const std::string &name) {
   // top level answers every missing attribute; `__debug__` cannot be bound).
   bool dunder = name.size() > 4 && name.compare(0, 2, "__") == 0 &&
                 name.compare(name.size() - 2, 2, "__") == 0;
-  return dunder || reserved().count(name) != 0;
+  return dunder || reserved().count(name) != 0 ||
+         llvm::any_of(anchorBuiltins(), [&](const AnchorBuiltin &b) { return name == b.name; });
 }
 
 namespace {

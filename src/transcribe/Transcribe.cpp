@@ -4,6 +4,7 @@
 // file writes the module around the kernel's body: the header, the imports,
 // the layout constants, the signature and the launch helper.
 #include "tilexform/transcribe/Transcribe.h"
+#include "AnchorBuiltins.h"
 #include "Emitter.h"
 #include "OpText.h"
 
@@ -290,7 +291,8 @@ llvm::Expected<TranscribeReport> Emitter::run() {
   out += "from triton.experimental.gluon import language as gl\n";
   if (imports_.count("tl"))
     out += "import triton.language as tl\n";
-  if (imports_.count("unsplat") || imports_.count("mfma_precision") || imports_.count("dot_scaled"))
+  if (llvm::any_of(anchorBuiltins(),
+                   [&](const AnchorBuiltin &b) { return imports_.count(b.name) != 0; }))
     out += "from triton.language.core import builtin\n";
   if (imports_.count("libdevice"))
     out += "from triton.language.extra import libdevice\n";
@@ -342,30 +344,9 @@ llvm::Expected<TranscribeReport> Emitter::run() {
     out += fmt::format("\n# {}\n", pyCommentText(c.second));
     out += fmt::format("{} = gl.constexpr({})\n", name, c.first);
   }
-  if (imports_.count("unsplat"))
-    out += "\n\n@builtin\ndef _unsplat(x, _semantic=None):\n"
-           "    \"\"\"tt.unsplat: the scalar of a one-element tensor.\"\"\"\n"
-           "    return _semantic.unsplat(x)\n";
-  if (imports_.count("mfma_precision"))
-    out += "\n\n@builtin\ndef _mfma(a, b, acc, input_precision, _semantic=None):\n"
-           "    \"\"\"tt.dot on an AMD MFMA layout at plain's input precision (the MFMA "
-           "builders take the\n    default): the semantic call they make, with the precision "
-           "stated.\"\"\"\n"
-           "    precision = gl._unwrap_if_constexpr(input_precision)\n"
-           "    handle = _semantic.dot(a, b, acc, input_precision=precision, "
-           "max_num_imprecise_acc=None,\n"
-           "                           out_dtype=acc.dtype).handle\n"
-           "    return gl.tensor(handle, acc.type)\n";
-  if (imports_.count("dot_scaled"))
-    out += "\n\n@builtin\ndef _dot_scaled(a, a_scale, a_format, b, b_scale, b_format, acc, "
-           "_semantic=None):\n"
-           "    \"\"\"tt.dot_scaled with a scale left out (an fp8 dot Triton writes as a scaled "
-           "dot): the\n    semantic call cdna4.mfma_scaled makes, without the scale of ones it "
-           "would add.\"\"\"\n"
-           "    handle = _semantic.dot_scaled(a, a_scale, a_format, b, b_scale, b_format, acc, "
-           "False, True, True,\n"
-           "                                  acc.dtype).handle\n"
-           "    return gl.tensor(handle, acc.type)\n";
+  for (const AnchorBuiltin &b : anchorBuiltins())
+    if (imports_.count(b.name))
+      out += std::string("\n\n") + b.definition;
   for (auto &h : helpers_)
     out += "\n\n" + h;
   out += "\n\n";

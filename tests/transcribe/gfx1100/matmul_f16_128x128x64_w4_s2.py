@@ -20,6 +20,7 @@
 #   scm: i32, divisible by 16
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
+from triton.language.core import builtin
 from triton.experimental.gluon.language.amd import rdna3
 
 # #blocked (blocked), role load_a
@@ -60,6 +61,13 @@ A_OPERAND_LAYOUT = gl.constexpr(gl.DotOperandLayout(operand_index=0, parent=ACC_
 
 # dot1_mma_k16 (dot_op), role operand_b
 B_OPERAND_LAYOUT = gl.constexpr(gl.DotOperandLayout(operand_index=1, parent=ACC_LAYOUT, k_width=16))
+
+
+@builtin
+def _select(cond, x, y, _semantic=None):
+    """arith.select on a scalar condition, as plain writes it: gl.where would splat the
+    condition and select per element."""
+    return gl.tensor(_semantic.builder.create_select(cond.handle, x.handle, y.handle), x.type)
 
 
 @gluon.jit
@@ -198,7 +206,7 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm):
         acc_63 = acc_65_1
     else:
         acc_63 = acc_59_0
-    acc_64 = gl.where(acc_60, acc_63, acc_59_0)  # line 141
+    acc_64 = _select(acc_60, acc_63, acc_59_0)  # line 141
     bv_55._keep_alive()  # line 142
     av_54._keep_alive()  # line 143
     v2 = gl.expand_dims(offs_m_14, 1)  # line 144

@@ -17,6 +17,7 @@
 #   N_CTX: i32, divisible by 16
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
+from triton.language.core import builtin
 from triton.experimental.gluon.language.amd import rdna4
 
 # #blocked (blocked), role load_a
@@ -60,6 +61,13 @@ B_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=B_LOAD_LAYOUT))
 
 # dot1_mma_k8 (dot_op), role operand_b
 B_OPERAND_LAYOUT = gl.constexpr(gl.DotOperandLayout(operand_index=1, parent=ACC_LAYOUT, k_width=8))
+
+
+@builtin
+def _select(cond, x, y, _semantic=None):
+    """arith.select on a scalar condition, as plain writes it: gl.where would splat the
+    condition and select per element."""
+    return gl.tensor(_semantic.builder.create_select(cond.handle, x.handle, y.handle), x.type)
 
 
 @gluon.jit
@@ -258,8 +266,8 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
         acc_80 = acc_86_1
     else:
         acc_80 = acc_76
-    acc_81 = gl.where(acc_60, l_i_73, acc_57_1)  # line 201
-    acc_82 = gl.where(acc_60, acc_80, acc_57_2)  # line 202
+    acc_81 = _select(acc_60, l_i_73, acc_57_1)  # line 201
+    acc_82 = _select(acc_60, acc_80, acc_57_2)  # line 202
     v_38._keep_alive()  # line 203
     k_37._keep_alive()  # line 204
     acc_83 = gl.expand_dims(acc_81, 1)  # line 205

@@ -17,6 +17,7 @@
 #   N_CTX: i32, divisible by 16
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
+from triton.language.core import builtin
 from triton.experimental.gluon.language.amd import cdna4
 
 # #blocked (blocked), role load_a
@@ -72,6 +73,13 @@ B_OPERAND_LAYOUT_1 = gl.constexpr(gl.DotOperandLayout(operand_index=1, parent=AC
 
 # dot0_mma_k4 (dot_op), role operand_a
 A_OPERAND_LAYOUT_1 = gl.constexpr(gl.DotOperandLayout(operand_index=0, parent=ACC_LAYOUT, k_width=4))
+
+
+@builtin
+def _select(cond, x, y, _semantic=None):
+    """arith.select on a scalar condition, as plain writes it: gl.where would splat the
+    condition and select per element."""
+    return gl.tensor(_semantic.builder.create_select(cond.handle, x.handle, y.handle), x.type)
 
 
 @gluon.jit
@@ -270,8 +278,8 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
         acc_80 = acc_86_1
     else:
         acc_80 = acc_76
-    acc_81 = gl.where(acc_60, l_i_73, acc_57_1)  # line 202
-    acc_82 = gl.where(acc_60, acc_80, acc_57_2)  # line 203
+    acc_81 = _select(acc_60, l_i_73, acc_57_1)  # line 202
+    acc_82 = _select(acc_60, acc_80, acc_57_2)  # line 203
     v_38._keep_alive()  # line 204
     k_37._keep_alive()  # line 205
     acc_83 = gl.expand_dims(acc_81, 1)  # line 206

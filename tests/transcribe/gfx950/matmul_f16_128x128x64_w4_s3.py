@@ -20,6 +20,7 @@
 #   scm: i32, divisible by 16
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
+from triton.language.core import builtin
 from triton.experimental.gluon.language.amd import cdna4
 
 # #blocked (blocked), role load_a
@@ -63,6 +64,13 @@ A_OPERAND_LAYOUT = gl.constexpr(gl.DotOperandLayout(operand_index=0, parent=ACC_
 
 # dot1_mma_k8 (dot_op), role operand_b
 B_OPERAND_LAYOUT = gl.constexpr(gl.DotOperandLayout(operand_index=1, parent=ACC_LAYOUT, k_width=8))
+
+
+@builtin
+def _select(cond, x, y, _semantic=None):
+    """arith.select on a scalar condition, as plain writes it: gl.where would splat the
+    condition and select per element."""
+    return gl.tensor(_semantic.builder.create_select(cond.handle, x.handle, y.handle), x.type)
 
 
 @gluon.jit
@@ -226,7 +234,7 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm):
         acc_82 = acc_88_1
     else:
         acc_82 = acc_77_0
-    acc_83 = gl.where(acc_78, acc_82, acc_77_0)  # line 164
+    acc_83 = _select(acc_78, acc_82, acc_77_0)  # line 164
     av_84 = acc_77_5.load(A_OPERAND_LAYOUT)  # line 165
     bv_85 = acc_77_7.load(B_OPERAND_LAYOUT)  # line 166
     if acc_79:  # line 167
@@ -234,7 +242,7 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm):
         acc_86 = acc_88_2
     else:
         acc_86 = acc_83
-    acc_87 = gl.where(acc_79, acc_86, acc_83)  # line 173
+    acc_87 = _select(acc_79, acc_86, acc_83)  # line 173
     bv_55._keep_alive()  # line 174
     av_54._keep_alive()  # line 175
     v2 = gl.expand_dims(offs_m_14, 1)  # line 176

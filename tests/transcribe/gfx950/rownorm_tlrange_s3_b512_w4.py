@@ -16,10 +16,18 @@
 #   eps: f32
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
+from triton.language.core import builtin
 from triton.experimental.gluon.language.amd import cdna4
 
 # #blocked (blocked), role reduction
 REDUCE_LAYOUT = gl.constexpr(gl.BlockedLayout(size_per_thread=[2], threads_per_warp=[64], warps_per_cta=[4], order=[0]))
+
+
+@builtin
+def _select(cond, x, y, _semantic=None):
+    """arith.select on a scalar condition, as plain writes it: gl.where would splat the
+    condition and select per element."""
+    return gl.tensor(_semantic.builder.create_select(cond.handle, x.handle, y.handle), x.type)
 
 
 @gluon.jit
@@ -80,11 +88,11 @@ def rownorm_tlrange(x, o, stride, N, eps):
     xv_21 = acc_16_1.to(gl.float32)  # line 57
     acc_22 = xv_21 * xv_21  # line 58
     acc_23 = acc_16_0 + acc_22  # line 59
-    acc_24 = gl.where(acc_19, acc_23, acc_16_0)  # line 60
+    acc_24 = _select(acc_19, acc_23, acc_16_0)  # line 60
     xv_25 = acc_16_2.to(gl.float32)  # line 61
     acc_26 = xv_25 * xv_25  # line 62
     acc_27 = acc_24 + acc_26  # line 63
-    acc_28 = gl.where(acc_20, acc_27, acc_24)  # line 64
+    acc_28 = _select(acc_20, acc_27, acc_24)  # line 64
     r = gl.reduce(acc_28, 0, _combine_addf)  # line 65
     r_29 = N.to(gl.float32)  # line 70
     r_30 = r / r_29  # line 71
