@@ -1561,9 +1561,18 @@ llvm::Error Parser::finishOp(Operation *op, OpScan &scan) {
       types = ins;
     break;
   case ResultRule::Outputs:
-  case ResultRule::Structural:
     if (split && outs.size() == n)
       types = outs;
+    break;
+  case ResultRule::Structural:
+    // An op the table does not know (a newer dialect's, a backend's
+    // intrinsic such as `rocdl.workitem.id.x : i32`) is typed from its
+    // printed form: a functional type's outputs, else one written type
+    // per result.
+    if (split && outs.size() == n)
+      types = outs;
+    else if (!split && n != 0 && ins.size() == n)
+      types = ins;
     break;
   case ResultRule::OutputsSplat:
     if (split && outs.size() == 1)

@@ -406,9 +406,10 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942"} {
   EXPECT_EQ(cg->operandGroup("inputTokens").size(), 2u);
 }
 
-// Result types follow each op's rule; an op not in the table gets none
-// unless its functional type states them.
-TEST(Reader, ResultTypesAreNeverGuessed) {
+// Result types follow each op's rule; an op not in the table is typed from
+// its printed form: its functional type's outputs, else one written type
+// per result (`rocdl.workitem.id.x : i32`), else none.
+TEST(Reader, ResultTypesFollowTheRuleOrThePrintedForm) {
   const char *text = R"(
 module {
   tt.func @f(%c: i1, %x: f32, %y: f32) {
@@ -417,6 +418,7 @@ module {
     %lt = arith.cmpf olt, %x, %y : f32
     %u = future.op %x : f32
     %v = future.op2 %x : (f32) -> i64
+    %w:2 = future.op3 %x : f32
     %k = arith.constant true
     tt.return
   }
@@ -432,7 +434,8 @@ module {
   EXPECT_EQ(types["%s"], "f32");
   EXPECT_EQ(types["%t"], "f32");
   EXPECT_EQ(types["%lt"], "i1");
-  EXPECT_EQ(types["%u"], "?");
+  EXPECT_EQ(types["%u"], "f32");
+  EXPECT_EQ(types["%w#0"], "?");
   EXPECT_EQ(types["%v"], "i64");
   EXPECT_EQ(types["%k"], "i1");
 }

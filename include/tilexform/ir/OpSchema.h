@@ -31,7 +31,7 @@ enum class ResultRule : uint8_t {
   Constant,         // the value attribute's type (`arith.constant`)
   ArrowList,        // the `-> (T...)` list before any `:` (`scf.for`, `scf.if`)
   ElementOf,        // the element type of the written type (`tt.unsplat`)
-  Structural,       // not known: Outputs of a functional type, else none
+  Structural,       // not known: Outputs of a functional type, else one written type per result
 };
 
 /// How a region's entry-block arguments get their types when the op does
