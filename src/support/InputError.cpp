@@ -134,26 +134,39 @@ RegularFile::~RegularFile() {
     ::close(fd_);
 }
 
-bool RegularFile::readAll(std::string &out) {
-  // A bounded read: a file that grows past the limit meanwhile is refused.
-  out.reserve(out.size() + size_t(size_));
+namespace {
+
+/// Reads `fd` to its end into `out`, never past `limit` bytes in all: an
+/// empty string, or why not (a system error; `over` set when the limit was
+/// passed, a stream without end such as `< /dev/zero` included).
+std::string readBounded(int fd, uint64_t limit, std::string &out, bool &over) {
+  over = false;
   char chunk[1 << 16];
   while (true) {
-    ssize_t n = ::read(fd_, chunk, sizeof chunk);
+    ssize_t n = ::read(fd, chunk, sizeof chunk);
     if (n < 0) {
       if (errno == EINTR)
         continue;
-      why_ = describeSystemError(errno);
-      return false;
+      return describeSystemError(errno);
     }
     if (n == 0)
-      return true;
-    if (out.size() + size_t(n) > limit_) {
-      why_ = aboveInputLimit(out.size() + size_t(n), limit_);
-      return false;
+      return "";
+    if (out.size() + size_t(n) > limit) {
+      over = true;
+      return aboveInputLimit(out.size() + size_t(n), limit);
     }
     out.append(chunk, size_t(n));
   }
+}
+
+} // namespace
+
+bool RegularFile::readAll(std::string &out) {
+  // A file that grows past the limit meanwhile is refused.
+  out.reserve(out.size() + size_t(size_));
+  bool over;
+  why_ = readBounded(fd_, limit_, out, over);
+  return why_.empty();
 }
 
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readInputFile(const std::string &path) {
@@ -185,22 +198,14 @@ llvm::Expected<std::string> readStandardInput() {
   // Blocking reads of whatever stdin is (a pipe, a file, a terminal), up to
   // the limit: a stream without end (`< /dev/zero`) is refused, not read.
   std::string text;
-  char chunk[1 << 16];
-  while (true) {
-    ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      return llvm::make_error<InputError>("<stdin>", 0, 0, describeSystemError(errno));
-    }
-    if (n == 0)
-      break;
-    if (text.size() + size_t(n) > maxInputSize())
-      return llvm::make_error<InputError>(
-          "<stdin>", 0, 0,
-          fmt::format("more than {} bytes, the input limit (--max-input-size)", maxInputSize()));
-    text.append(chunk, size_t(n));
-  }
+  bool over;
+  std::string why = readBounded(STDIN_FILENO, maxInputSize(), text, over);
+  if (over)
+    return llvm::make_error<InputError>(
+        "<stdin>", 0, 0,
+        fmt::format("more than {} bytes, the input limit (--max-input-size)", maxInputSize()));
+  if (!why.empty())
+    return llvm::make_error<InputError>("<stdin>", 0, 0, why);
   return text;
 }
 
