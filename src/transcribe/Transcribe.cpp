@@ -14,6 +14,7 @@
 #include "tilexform/support/InputError.h"
 #include "tilexform/support/PythonText.h"
 #include "tilexform/support/Text.h"
+#include "tilexform/support/TextPosition.h"
 
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
@@ -236,9 +237,17 @@ llvm::Expected<TranscribeReport> Emitter::run() {
 
   // An op the dump itself gets wrong is bad input, not a missing spelling.
   for (auto &g : gaps_)
-    if (g.kind == "damaged")
-      return llvm::make_error<InputError>(m_.path, g.line, 1,
+    if (g.kind == "damaged") {
+      // The caret under the op, where its line's text starts.
+      llvm::StringRef text = m_.source();
+      size_t at = std::min(offsetOf(text, g.line, 1), text.size());
+      size_t first = text.find_first_not_of(" \t", at);
+      unsigned col = first != llvm::StringRef::npos && first < text.find('\n', at)
+                         ? unsigned(first - at + 1)
+                         : 1;
+      return llvm::make_error<InputError>(m_.path, g.line, col,
                                           fmt::format("{}: {}", g.what, g.reason));
+    }
   r.blockedBy = gaps_;
   r.notCarried = notCarried_;
   r.helpers = helperFunctions_;
