@@ -215,7 +215,7 @@ llvm::Expected<asmfile::AuditReport> auditFile(const std::string &path) {
     o.loop = opts.loop;
   if (!opts.common.arch.empty())
     o.arch = opts.common.arch;
-  return asmfile::audit(shownPath(path), text, o);
+  return asmfile::audit(shown, text, o);
 }
 
 /// An `--arch` of another vendor than the listing's: its stated arch, or the

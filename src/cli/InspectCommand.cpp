@@ -212,7 +212,7 @@ FileOutput inspectOne(const std::string &file) {
     ir::printGeneric(**loaded, os);
     return o;
   }
-  Inspection r = inspect(**loaded, shownPath(file), opts.common.api());
+  Inspection r = inspect(**loaded, (*loaded)->path, opts.common.api());
   return reportOutput(opts.common, InspectView(r), kExitOk);
 }
 

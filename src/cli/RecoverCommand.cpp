@@ -212,7 +212,9 @@ FileOutput recoverOne(const std::string &file) {
     return o;
   }
   const CommonOptions &common = opts.common;
-  if (int code = refuseCrossVendorArch(shownPath(file), **loaded, common.arch)) {
+  // The name the reader gave the module: the input as shown (shownPath).
+  const std::string &shown = (*loaded)->path;
+  if (int code = refuseCrossVendorArch(shown, **loaded, common.arch)) {
     o.exitCode = code;
     o.reported = true;
     return o;
@@ -221,7 +223,6 @@ FileOutput recoverOne(const std::string &file) {
       analysis::recover(**loaded, common.api(), common.arch, opts.maxSites));
   auto &report = *kept;
   llvm::scope_exit keep([&] { keepUntilExit(std::move(kept)); });
-  const std::string shown = shownPath(file);
 
   bool unrecoverable = false, differs = false;
   for (auto &l : report.layouts) {

@@ -155,7 +155,7 @@ int runTranscribeCommand() {
   auto loaded = loadForCommand(opts.file, "transcribe");
   if (!loaded)
     return reportError(loaded.takeError());
-  if (int code = refuseCrossVendorArch(shownPath(opts.file), **loaded, common.arch))
+  if (int code = refuseCrossVendorArch((*loaded)->path, **loaded, common.arch))
     return code;
   auto recovered = analysis::recover(**loaded, common.api(), common.arch);
   transcribe::TranscribeOptions o;

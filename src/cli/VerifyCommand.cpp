@@ -244,8 +244,8 @@ FileOutput verifyOne(const DumpPair &pair, gluon::GluonApi api) {
     o.error = errorLine(anchor.takeError());
     return o;
   }
-  for (auto [path, mod] : {std::pair{&plainPath, *plain}, std::pair{&anchorPath, *anchor}})
-    if (int code = refuseCrossVendorArch(shownPath(*path), *mod, opts.common.arch)) {
+  for (ir::Module *mod : {*plain, *anchor})
+    if (int code = refuseCrossVendorArch(mod->path, *mod, opts.common.arch)) {
       o.exitCode = code;
       o.reported = true;
       return o;

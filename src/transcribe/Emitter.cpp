@@ -571,10 +571,8 @@ bool capturedDefinitions(const Operation &owner, std::vector<const Operation *> 
     if (seen.count(d))
       return true;
     llvm::StringRef n(d ? llvm::StringRef(d->name) : "");
-    bool computable =
-        d && d->regions.empty() && d->results.size() == 1 &&
-        (n == "arith.constant" || n.starts_with("arith.") || n.starts_with("math.")) &&
-        depth < kMaxDepth;
+    bool computable = d && d->regions.empty() && d->results.size() == 1 &&
+                      (n.starts_with("arith.") || n.starts_with("math.")) && depth < kMaxDepth;
     if (!computable) {
       why = fmt::format("its combine region reads {} (line {}), a value of the kernel body that is "
                         "not a constant: a Gluon combine function takes only what it combines",
@@ -588,23 +586,15 @@ bool capturedDefinitions(const Operation &owner, std::vector<const Operation *> 
     defs.push_back(d);
     return true;
   };
-  std::vector<const ir::Block *> blocks;
-  for (auto &r : owner.regions)
-    for (auto &b : r->blocks)
-      blocks.push_back(b.get());
-  while (!blocks.empty()) {
-    const ir::Block *b = blocks.back();
-    blocks.pop_back();
-    for (auto &o : b->ops) {
-      for (const Value *v : o->operands)
-        if (v && !definedWithin(v, &owner) && !take(v, 0))
-          return false;
-      for (auto &r : o->regions)
-        for (auto &inner : r->blocks)
-          blocks.push_back(inner.get());
-    }
-  }
-  return true;
+  bool ok = true;
+  ir::Module::walkFrom(owner, [&](const Operation *o) {
+    if (o == &owner || !ok)
+      return;
+    for (const Value *v : o->operands)
+      if (ok && v && !definedWithin(v, &owner))
+        ok = take(v, 0);
+  });
+  return ok;
 }
 
 } // namespace
