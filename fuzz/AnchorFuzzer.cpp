@@ -153,7 +153,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     bool escapeAll = in.ConsumeBool();
     for (const char *slot : kSlots) {
       std::string text = mlirString(in.ConsumeRandomLengthString(64), escapeAll);
-      for (size_t at; (at = dump.find(slot)) != std::string::npos;)
+      // Search on after each replacement: the text may hold a slot's name.
+      for (size_t at = 0; (at = dump.find(slot, at)) != std::string::npos; at += text.size())
         dump.replace(at, std::strlen(slot), text);
     }
     sourceName = in.ConsumeRandomLengthString(64);

@@ -70,7 +70,8 @@ for i, (k, p) in enumerate(gate_inputs):
 for i, p in enumerate(small[::4]):
     (seeds / "anchor" / f"dump{i}").write_bytes(p.read_bytes() + b"\x00")
 for i, text in enumerate([b"vadd\r__import__('os').system('id')\r#", b"cuda:90\x85x = 1",
-                          b"a\xe2\x80\xa8b", b'lib"); print(1); ("', b"\\22\\09\x00", b"\xff\xfe"]):
+                          b"a\xe2\x80\xa8b", b'lib"); print(1); ("', b"\\22\\09\x00", b"\xff\xfe",
+                          b"@LIB@@OP@@FILE@"]):
     (seeds / "anchor" / f"slots{i}").write_bytes((text + b"\x00") * 9 + bytes([1 + i % 7]))
 # The survey_tree target: programs that build a tree (fuzz/SurveyTreeFuzzer.cpp):
 # op 0 a folder, 1 a .py file, 4 a link inside, 6 a link out, 9 a chain.
