@@ -46,16 +46,16 @@ std::string cmpOperator(const std::string &pred, bool isFloat) {
 void unsignedBinary(Emitter &e, const Operation &op, const char *pyOp) {
   if (!e.hasOperands(op, 2))
     return;
-  e.statement(op, e.signedResult(fmt::format("{} {} {}", e.unsignedOperand(op.operands[0]), pyOp,
-                                             e.unsignedOperand(op.operands[1])),
+  e.statement(op, e.signedResult(py::binary(pyOp, e.unsignedOperand(op.operands[0]),
+                                            e.unsignedOperand(op.operands[1])),
                                  op.results[0]->type));
 }
 
 void unsignedCall(Emitter &e, const Operation &op, const char *fn) {
   if (!e.hasOperands(op, 2))
     return;
-  e.statement(op, e.signedResult(fmt::format("{}({}, {})", fn, e.unsignedOperand(op.operands[0]),
-                                             e.unsignedOperand(op.operands[1])),
+  e.statement(op, e.signedResult(py::call(fn, {e.unsignedOperand(op.operands[0]),
+                                               e.unsignedOperand(op.operands[1])}),
                                  op.results[0]->type));
 }
 
@@ -71,28 +71,32 @@ const Spelling kArithSpellings[] = {
        if (!isTensor(t)) {
          std::string d = ir::typeText(t);
          if (d == "i32" || d == "f32" || d == "i1" || d == "index")
-           e.bind(op.results[0], lit->text);
+           e.bind(op.results[0], py::literal(lit->text));
          else
-           e.statement(op, fmt::format("gl.full([], {}, {})", lit->text, e.dtypeOf(t, op.pos.line)));
+           e.statement(op, py::call("gl.full", {py::list({}), py::literal(lit->text),
+                                                e.dtype(t, op.pos.line)}));
          return;
        }
-       e.statement(op, fmt::format("gl.full({}, {}, {}, layout={})", listText(shapeOf(t)),
-                                   lit->text, e.dtypeOf(t, op.pos.line),
-                                   e.layoutOf(t, op.pos.line)));
+       e.statement(op, py::call("gl.full",
+                                {py::intList(shapeOf(t)), py::literal(lit->text),
+                                 e.dtype(t, op.pos.line)},
+                                {{"layout", e.layout(t, op.pos.line)}}));
      }},
     {"tt.get_program_id",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, fmt::format("gl.program_id({})", op.intAttr("axis").value_or(0)));
+       e.statement(op, py::call("gl.program_id", {py::literal(op.intAttr("axis").value_or(0))}));
      }},
     {"tt.get_num_programs",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, fmt::format("gl.num_programs({})", op.intAttr("axis").value_or(0)));
+       e.statement(op,
+                   py::call("gl.num_programs", {py::literal(op.intAttr("axis").value_or(0))}));
      }},
     {"tt.make_range",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, fmt::format("gl.arange({}, {}, layout={})", op.intAttr("start").value_or(0),
-                                   op.intAttr("end").value_or(0),
-                                   e.layoutOf(op.results[0]->type, op.pos.line)));
+       e.statement(op, py::call("gl.arange",
+                                {py::literal(op.intAttr("start").value_or(0)),
+                                 py::literal(op.intAttr("end").value_or(0))},
+                                {{"layout", e.layout(op.results[0]->type, op.pos.line)}}));
      }},
     {"tt.splat",
      [](Emitter &e, const Operation &op) {
@@ -100,12 +104,11 @@ const Spelling kArithSpellings[] = {
        const Value *src = op.operands[0];
        // A pointer's dtype is read from the pointer itself.
        bool pointer = src->type && isPointer(src->type);
-       std::string value = pointer ? e.reusable(src) : e.expr(src);
-       std::string dt = !pointer                       ? e.dtypeOf(t, op.pos.line)
-                        : Scope::isIdentifier(value) ? value + ".dtype"
-                                                     : "(" + value + ").dtype";
-       e.statement(op, fmt::format("gl.full({}, {}, {}, layout={})", listText(shapeOf(t)), value,
-                                   dt, e.layoutOf(t, op.pos.line)));
+       py::Expr value = pointer ? e.reusable(src) : e.expr(src);
+       py::Expr dt = !pointer ? e.dtype(t, op.pos.line)
+                              : py::attribute(value.isIdentifier() ? value : py::paren(value), "dtype");
+       e.statement(op, py::call("gl.full", {py::intList(shapeOf(t)), value, dt},
+                                {{"layout", e.layout(t, op.pos.line)}}));
      }},
     {"tt.addptr", [](Emitter &e, const Operation &op) { e.binary(op, "+"); }},
     {"arith.addi", [](Emitter &e, const Operation &op) { e.binary(op, "+"); }},
@@ -134,8 +137,8 @@ const Spelling kArithSpellings[] = {
      [](Emitter &e, const Operation &op) {
        if (!e.hasOperands(op, 1))
          return;
-       e.statement(op, fmt::format("{}.to({})", e.unsignedReceiver(op.operands[0]),
-                                   e.dtypeOf(op.results[0]->type, op.pos.line)));
+       e.statement(op, py::method(e.unsignedOperand(op.operands[0]), "to",
+                                  {e.dtype(op.results[0]->type, op.pos.line)}));
      }},
     {"arith.fptoui",
      [](Emitter &e, const Operation &op) {
@@ -144,12 +147,13 @@ const Spelling kArithSpellings[] = {
        std::string u = Emitter::unsignedDtype(op.results[0]->type);
        if (u.empty())
          return e.cast(op);
-       e.statement(op, e.signedResult(fmt::format("{}.to({})", e.receiver(op.operands[0]), u),
+       e.statement(op, e.signedResult(py::method(e.expr(op.operands[0]), "to", {py::name(u)}),
                                       op.results[0]->type));
      }},
     {"arith.negf",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, fmt::format("-{}", e.operand(op.operands[0], Emitter::kUnary, false)));
+       if (e.hasOperands(op, 1))
+         e.statement(op, py::unary("-", e.expr(op.operands[0])));
      }},
     {"arith.maxnumf", [](Emitter &e, const Operation &op) { e.call2(op, "gl.maximum"); }},
     {"arith.minnumf", [](Emitter &e, const Operation &op) { e.call2(op, "gl.minimum"); }},
@@ -158,12 +162,12 @@ const Spelling kArithSpellings[] = {
     {"arith.maximumf",
      [](Emitter &e, const Operation &op) {
        e.need("tl");
-       e.call2(op, "gl.maximum", ", propagate_nan=tl.PropagateNan.ALL");
+       e.call2(op, "gl.maximum", {{"propagate_nan", py::name("tl.PropagateNan.ALL")}});
      }},
     {"arith.minimumf",
      [](Emitter &e, const Operation &op) {
        e.need("tl");
-       e.call2(op, "gl.minimum", ", propagate_nan=tl.PropagateNan.ALL");
+       e.call2(op, "gl.minimum", {{"propagate_nan", py::name("tl.PropagateNan.ALL")}});
      }},
     {"arith.cmpi",
      [](Emitter &e, const Operation &op) {
@@ -174,8 +178,8 @@ const Spelling kArithSpellings[] = {
        std::string py = llvm::StringRef(pred).starts_with("u") ? cmpOperator(fmt::format("s{}", pred.substr(1)), false) : "";
        if (py.empty() || !e.hasOperands(op, 2))
          return e.gap("op", op.name + " " + pred, op.pos.line, "a predicate Python's operators do not spell");
-       e.statement(op, fmt::format("{} {} {}", e.unsignedOperand(op.operands[0]), py,
-                                   e.unsignedOperand(op.operands[1])));
+       e.statement(op, py::binary(py, e.unsignedOperand(op.operands[0]),
+                                  e.unsignedOperand(op.operands[1])));
      }},
     {"arith.cmpf",
      [](Emitter &e, const Operation &op) {
@@ -197,9 +201,9 @@ const Spelling kArithSpellings[] = {
        bool scalarChoice = !isTensor(op.operands[0]->type) && isTensor(op.results[0]->type);
        if (scalarChoice)
          e.need("_select");
-       e.statement(op, fmt::format("{}({}, {}, {})", scalarChoice ? "_select" : "gl.where",
-                                   e.expr(op.operands[0]), e.expr(op.operands[1]),
-                                   e.expr(op.operands[2])));
+       e.statement(op, py::call(scalarChoice ? "_select" : "gl.where",
+                                {e.expr(op.operands[0]), e.expr(op.operands[1]),
+                                 e.expr(op.operands[2])}));
      }},
     // Philox's multiply (tl.rand, tl.randint, tl.randn), on plain's int32
     // operands: gl.umulhi writes the same tt.mulhiui.
@@ -215,22 +219,21 @@ const Spelling kArithSpellings[] = {
        // A zero-extension is a widening of the unsigned view (i1 is unsigned already).
        if (!e.hasOperands(op, 1))
          return;
-       e.statement(op, fmt::format("{}.to({})", e.unsignedReceiver(op.operands[0]),
-                                   e.dtypeOf(op.results[0]->type, op.pos.line)));
+       e.statement(op, py::method(e.unsignedOperand(op.operands[0]), "to",
+                                  {e.dtype(op.results[0]->type, op.pos.line)}));
      }},
     {"arith.bitcast", [](Emitter &e, const Operation &op) { e.cast(op, true); }},
     {"tt.bitcast", [](Emitter &e, const Operation &op) { e.cast(op, true); }},
     {"tt.fp_to_fp",
      [](Emitter &e, const Operation &op) {
        auto r = op.attr("rounding");
-       std::string mode;
+       std::vector<py::Keyword> mode;
        if (r) {
          std::string t = ir::attrText(r);
-         mode = t.find('1') != std::string::npos || t.find("rtz") != std::string::npos
-                    ? ", fp_downcast_rounding=\"rtz\""
-                    : ", fp_downcast_rounding=\"rtne\"";
+         bool rtz = t.find('1') != std::string::npos || t.find("rtz") != std::string::npos;
+         mode.push_back({"fp_downcast_rounding", py::string(rtz ? "rtz" : "rtne")});
        }
-       e.cast(op, false, mode);
+       e.cast(op, false, std::move(mode));
      }},
     {"math.exp", [](Emitter &e, const Operation &op) { e.call1(op, "gl.exp"); }},
     {"math.exp2", [](Emitter &e, const Operation &op) { e.call1(op, "gl.exp2"); }},
@@ -260,35 +263,35 @@ const Spelling kArithSpellings[] = {
          return a ? ir::attrText(a) : "";
        };
        std::string symbol = text("symbol");
-       std::vector<std::string> args, types;
+       std::vector<py::Expr> args, types;
        for (auto *v : op.operands) {
          args.push_back(e.expr(v));
-         types.push_back(e.dtypeOf(v->type, op.pos.line) + ",");
+         types.push_back(e.dtype(v->type, op.pos.line));
        }
        if (const char *fn = libdeviceFunction(symbol)) {
          e.need("libdevice");
-         return e.statement(op, fmt::format("libdevice.{}({})", fn, llvm::join(args, ", ")));
+         return e.statement(op, py::call(std::string("libdevice.") + fn, std::move(args)));
        }
        e.need("tl");
        bool pure = text("pure") != "false";
-       e.statement(op, fmt::format("tl.extern_elementwise({}, {}, [{}], {{({}): ({}, {})}}, "
-                                   "is_pure={})",
-                                   pyStringLiteral(text("libname")),
-                                   pyStringLiteral(text("libpath")), llvm::join(args, ", "),
-                                   llvm::join(types, " "), pyStringLiteral(symbol),
-                                   e.dtypeOf(op.results[0]->type, op.pos.line),
-                                   pure ? "True" : "False"));
+       py::Expr signature = py::dict(
+           {{py::tuple(std::move(types), /*trailingComma=*/true),
+             py::tuple({py::string(symbol), e.dtype(op.results[0]->type, op.pos.line)})}});
+       e.statement(op, py::call("tl.extern_elementwise",
+                                {py::string(text("libname")), py::string(text("libpath")),
+                                 py::list(std::move(args)), std::move(signature)},
+                                {{"is_pure", py::boolean(pure)}}));
      }},
     {"llvm.intr.assume",
      [](Emitter &e, const Operation &op) {
        if (!e.hasOperands(op, 1))
          return;
-       e.line(fmt::format("gl.assume({})  # line {}", e.expr(op.operands[0]), op.pos.line));
+       e.line(py::print(py::call("gl.assume", {e.expr(op.operands[0])})), op.pos.line);
      }},
     {"math.fma",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, fmt::format("gl.fma({}, {}, {})", e.expr(op.operands[0]),
-                                   e.expr(op.operands[1]), e.expr(op.operands[2])));
+       e.statement(op, py::call("gl.fma", {e.expr(op.operands[0]), e.expr(op.operands[1]),
+                                           e.expr(op.operands[2])}));
      }},
 };
 

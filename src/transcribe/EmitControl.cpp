@@ -81,7 +81,7 @@ void emitFor(Emitter &e, const Operation &op) {
   std::vector<std::string> carried;
   for (size_t i = 0; i < inits.size(); ++i) {
     const Value *arg = b.arguments[i + 1];
-    std::string init = e.expr(inits[i]);
+    py::Expr init = e.expr(inits[i]);
     // An accumulator an async warpgroup MMA leaves in flight across the
     // back-edge is carried as one from the start.
     const Operation *src = yield && i < yield->operands.size() && yield->operands[i]
@@ -90,16 +90,16 @@ void emitFor(Emitter &e, const Operation &op) {
     if (src && src->name == "ttng.warp_group_dot" && src->attr("isAsync") &&
         ir::attrText(src->attr("isAsync")) == "true" && isTensor(inits[i]->type)) {
       e.need("hopper_init");
-      init = "warpgroup_mma_init(" + init + ")";
+      init = py::call("warpgroup_mma_init", {init});
     }
-    if (init == "None" || isToken(arg->type)) {
-      e.bind(arg, "None");
+    if (init.isNone() || isToken(arg->type)) {
+      e.bind(arg, py::none());
       carried.push_back("");
       continue;
     }
     std::string n = e.nameAs(arg, carriedName(e, arg, src, inits[i]));
     carried.push_back(n);
-    e.line(fmt::format("{} = {}", n, init));
+    e.line(n + " = " + py::print(init));
   }
   // Readable: the induction variable keeps its SSA name only where that is
   // not merely the loop's own (MLIR names it after the loop's results).
@@ -112,21 +112,22 @@ void emitFor(Emitter &e, const Operation &op) {
       own = own || c == iv;
     e.nameAs(b.arguments[0], own ? "i" : iv);
   }
-  std::string numStages = op.intAttr("tt.num_stages") ? fmt::format("  # plain: tt.num_stages = {}",
+  std::string numStages = op.intAttr("tt.num_stages") ? fmt::format("plain: tt.num_stages = {}",
                                                                     *op.intAttr("tt.num_stages"))
                                                       : "";
-  e.line(fmt::format("for {} in range({}, {}, {}):  # line {}{}", e.nameFor(b.arguments[0]),
-                     e.expr(lb), e.expr(ub), e.expr(st), op.pos.line, numStages));
+  e.line(fmt::format("for {} in {}:", e.nameFor(b.arguments[0]),
+                     py::print(py::call("range", {e.expr(lb), e.expr(ub), e.expr(st)}))),
+         op.pos.line, numStages);
   e.emitNested(&b, carried, /*skipUnchanged=*/true);
   // The loop's results are the carried variables (readable: by their
   // names; faithful: copied to the results' own).
   for (size_t i = 0; i < op.results.size() && i < carried.size(); ++i) {
     if (carried[i].empty()) {
-      e.bind(op.results[i], "None");
+      e.bind(op.results[i], py::none());
       continue;
     }
     if (e.readable())
-      e.bind(op.results[i], carried[i]);
+      e.bind(op.results[i], py::name(carried[i]));
     else
       e.line(fmt::format("{} = {}", e.nameFor(op.results[i]), carried[i]));
   }
@@ -153,7 +154,7 @@ void emitIf(Emitter &e, const Operation &op) {
   auto branch = [&](const ir::Region *r) {
     e.emitNested(r && !r->blocks.empty() ? r->blocks[0].get() : nullptr, results, false);
   };
-  e.line(fmt::format("if {}:  # line {}", e.expr(cond), op.pos.line));
+  e.line("if " + py::print(e.expr(cond)) + ":", op.pos.line);
   branch(op.regions.empty() ? nullptr : op.regions[0].get());
   if (op.regions.size() > 1 && !op.regions[1]->blocks.empty() &&
       !op.regions[1]->blocks[0]->ops.empty()) {
@@ -162,7 +163,7 @@ void emitIf(Emitter &e, const Operation &op) {
   }
   for (size_t i = 0; i < op.results.size(); ++i)
     if (results[i].empty())
-      e.bind(op.results[i], "None");
+      e.bind(op.results[i], py::none());
 }
 
 void emitWhile(Emitter &e, const Operation &op) {
@@ -191,19 +192,19 @@ void emitWhile(Emitter &e, const Operation &op) {
   std::vector<std::string> carried;
   for (size_t i = 0; i < inits.size(); ++i) {
     const Value *arg = before.arguments[i];
-    std::string init = e.expr(inits[i]);
-    if (init == "None" || isToken(arg->type)) {
-      e.bind(arg, "None");
-      e.bind(after.arguments[i], "None");
-      e.bind(op.results[i], "None");
+    py::Expr init = e.expr(inits[i]);
+    if (init.isNone() || isToken(arg->type)) {
+      e.bind(arg, py::none());
+      e.bind(after.arguments[i], py::none());
+      e.bind(op.results[i], py::none());
       carried.push_back("");
       continue;
     }
     std::string n = e.nameFor(arg);
-    e.bind(after.arguments[i], n);
-    e.bind(op.results[i], n);
+    e.bind(after.arguments[i], py::name(n));
+    e.bind(op.results[i], py::name(n));
     carried.push_back(n);
-    e.line(fmt::format("{} = {}", n, init));
+    e.line(n + " = " + py::print(init));
   }
   std::vector<const Operation *> testOps;
   for (size_t i = 0; i + 1 < before.ops.size(); ++i)
@@ -211,7 +212,7 @@ void emitWhile(Emitter &e, const Operation &op) {
   if (!fitsOneExpression(testOps) || !e.foldOps(testOps))
     return e.gap("op", op.name, op.pos.line,
                  "a while condition with ops Python cannot write as one expression");
-  e.line(fmt::format("while {}:  # line {}", e.expr(test), op.pos.line));
+  e.line("while " + py::print(e.expr(test)) + ":", op.pos.line);
   e.emitNested(&after, carried, /*skipUnchanged=*/true);
 }
 
@@ -248,10 +249,10 @@ void Emitter::emitBlockTree(const ir::Region &body, const ir::Block &b, bool nes
     // and only an early exit needs the word.
     std::vector<std::string> values;
     for (auto *v : term->operands)
-      values.push_back(expr(v));
+      values.push_back(py::print(expr(v)));
     if (nested || !values.empty())
-      line(fmt::format("return{}{}  # line {}", values.empty() ? "" : " ", llvm::join(values, ", "),
-                       term->pos.line));
+      line(fmt::format("return{}{}", values.empty() ? "" : " ", llvm::join(values, ", ")),
+           term->pos.line);
     return;
   }
   if (term->name != "cf.cond_br" && term->name != "cf.br")
@@ -285,8 +286,8 @@ void Emitter::emitBlockTree(const ir::Region &body, const ir::Block &b, bool nes
     return gap("op", term->name, term->pos.line,
                "a branch to a block with arguments or two predecessors");
   ++opsDone_;
-  std::string test = negate ? fmt::format("not ({})", expr(cond)) : expr(cond);
-  line(fmt::format("if {}:  # line {}", test, term->pos.line));
+  py::Expr test = negate ? py::unary("not", py::paren(expr(cond))) : expr(cond);
+  line("if " + py::print(test) + ":", term->pos.line);
   // A shared exit block is counted once, however often it is repeated.
   bool again = seen.count(taken) != 0;
   size_t total = opsTotal_, done = opsDone_;
@@ -315,10 +316,10 @@ const Spelling kControlSpellings[] = {
        if (callee.empty())
          return e.gap("op", "tt.call", op.pos.line,
                       fmt::format("a call of {}, which the dump does not define", op.symbol));
-       std::vector<std::string> args;
+       std::vector<py::Expr> args;
        for (auto *v : op.operands)
          args.push_back(e.expr(v));
-       e.statement(op, fmt::format("{}({})", callee, llvm::join(args, ", ")));
+       e.statement(op, py::call(callee, std::move(args)));
      }},
 };
 

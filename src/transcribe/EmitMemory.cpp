@@ -20,60 +20,62 @@ using ir::Value;
 
 namespace {
 
-/// `, mask=m` for a mask operand: none for a constant true mask (Gluon's
+/// `mask=m` for a mask operand: none for a constant true mask (Gluon's
 /// atomics take no Python bool, and spell an absent mask as true).
-std::string maskArgument(Emitter &e, const Value *mask) {
+void maskArgument(Emitter &e, const Value *mask, std::vector<py::Keyword> &kw) {
   if (!mask)
-    return "";
-  std::string m = e.expr(mask);
-  if (m == "True")
-    return "";
-  if (m == "False")
-    return ", mask=gl.to_tensor(False)";
-  return ", mask=" + m;
+    return;
+  py::Expr m = e.expr(mask);
+  std::string text = py::print(m);
+  if (text == "True")
+    return;
+  kw.push_back({"mask", text == "False" ? py::call("gl.to_tensor", {py::boolean(false)}) : m});
 }
 
-/// `, cache_modifier=".ca", eviction_policy="evict_first"` for a global
+/// `cache_modifier=".ca", eviction_policy="evict_first"` for a global
 /// load's or store's cache and eviction attributes; nothing for the defaults.
-std::string cacheArguments(const Operation &op) {
-  std::string out;
+void cacheArguments(const Operation &op, std::vector<py::Keyword> &kw) {
   if (std::string c = cacheModifierOf(op); !c.empty())
-    out += fmt::format(", cache_modifier={}", pyStringLiteral(c));
+    kw.push_back({"cache_modifier", py::string(c)});
   if (std::string e = evictionPolicyOf(op); !e.empty())
-    out += fmt::format(", eviction_policy={}", pyStringLiteral(e));
-  return out;
+    kw.push_back({"eviction_policy", py::string(e)});
 }
 
-/// `, sem="acq_rel", scope="gpu"`: an atomic's memory order, as written.
-std::string memoryOrderArguments(const Operation &op) {
-  std::string out;
+/// `sem="acq_rel", scope="gpu"`: an atomic's memory order, as written.
+void memoryOrderArguments(const Operation &op, std::vector<py::Keyword> &kw) {
   if (std::string sem = op.enumAttr("sem"); !sem.empty())
-    out += fmt::format(", sem={}", pyStringLiteral(sem));
+    kw.push_back({"sem", py::string(sem)});
   if (std::string scope = op.enumAttr("scope"); !scope.empty())
-    out += fmt::format(", scope={}", pyStringLiteral(scope));
-  return out;
+    kw.push_back({"scope", py::string(scope)});
+}
+
+/// A `name=value` keyword for each of the optional operands
+/// `names` of `op`, in order.
+void operandKeywords(Emitter &e, const Operation &op, std::initializer_list<const char *> names,
+                     std::vector<py::Keyword> &kw) {
+  for (const char *n : names)
+    if (auto *v = op.operand(n))
+      kw.push_back({n, e.expr(v)});
 }
 
 const Spelling kMemorySpellings[] = {
     {"tt.load",
      [](Emitter &e, const Operation &op) {
-       std::string args = e.expr(op.operand("ptr"));
-       if (auto *mask = op.operand("mask"))
-         args += ", mask=" + e.expr(mask);
-       if (auto *other = op.operand("other"))
-         args += ", other=" + e.expr(other);
-       args += cacheArguments(op);
+       std::vector<py::Keyword> kw;
+       operandKeywords(e, op, {"mask", "other"}, kw);
+       cacheArguments(op, kw);
        if (auto v = op.attr("isVolatile"); v && ir::attrText(v) != "false")
-         args += ", volatile=True";
-       e.statement(op, "gl.load(" + args + ")");
+         kw.push_back({"volatile", py::boolean(true)});
+       e.statement(op, py::call("gl.load", {e.expr(op.operand("ptr"))}, std::move(kw)));
      }},
     {"tt.store",
      [](Emitter &e, const Operation &op) {
-       std::string args = e.expr(op.operand("ptr")) + ", " + e.expr(op.operand("value"));
-       if (auto *mask = op.operand("mask"))
-         args += ", mask=" + e.expr(mask);
-       args += cacheArguments(op);
-       e.statement(op, "gl.store(" + args + ")");
+       std::vector<py::Keyword> kw;
+       operandKeywords(e, op, {"mask"}, kw);
+       cacheArguments(op, kw);
+       e.statement(op,
+                   py::call("gl.store", {e.expr(op.operand("ptr")), e.expr(op.operand("value"))},
+                            std::move(kw)));
      }},
     {"ttg.local_alloc",
      [](Emitter &e, const Operation &op) {
@@ -83,30 +85,30 @@ const Spelling kMemorySpellings[] = {
          return e.gap("op", op.name, op.pos.line, "an allocation whose type is not a memdesc");
        auto info = tt.info();
        const auto &dims = info.allocShape.empty() ? info.shape : info.allocShape;
-       std::string value = op.operand("src") ? ", " + e.expr(op.operand("src")) : "";
-       e.statement(op,
-                   fmt::format("gl.allocate_shared_memory({}, {}, {}{})", e.dtypeOf(t, op.pos.line),
-                               listText(dims), e.layoutOf(t, op.pos.line), value));
+       std::vector<py::Expr> args = {e.dtype(t, op.pos.line), py::intList(dims),
+                                     e.layout(t, op.pos.line)};
+       if (op.operand("src"))
+         args.push_back(e.expr(op.operand("src")));
+       e.statement(op, py::call("gl.allocate_shared_memory", std::move(args)));
      }},
     {"ttg.local_load",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, fmt::format("{}.load({})", e.receiver(op.operand("src")),
-                                   e.layoutOf(op.results[0]->type, op.pos.line)));
+       e.statement(op, py::method(e.expr(op.operand("src")), "load",
+                                  {e.layout(op.results[0]->type, op.pos.line)}));
      }},
     {"ttg.local_store",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, fmt::format("{}.store({})", e.receiver(op.operand("dst")),
-                                   e.expr(op.operand("src"))));
+       e.statement(op, py::method(e.expr(op.operand("dst")), "store", {e.expr(op.operand("src"))}));
      }},
     {"ttg.memdesc_index",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, fmt::format("{}.index({})", e.receiver(op.operand("src")),
-                                   e.expr(op.operand("index"))));
+       e.statement(op,
+                   py::method(e.expr(op.operand("src")), "index", {e.expr(op.operand("index"))}));
      }},
     {"ttg.memdesc_trans",
      [](Emitter &e, const Operation &op) {
-       std::string order = orderList(op.attr("order"));
-       e.statement(op, fmt::format("{}.permute({})", e.receiver(op.operands[0]), order));
+       e.statement(op, py::method(e.expr(op.operands[0]), "permute",
+                                  {py::name(orderList(op.attr("order")))}));
      }},
     // Plain's explicit end of a buffer's life: Gluon's `_keep_alive()` is
     // the one spelling of `ttg.local_dealloc`. Left out, the buffer would
@@ -114,21 +116,22 @@ const Spelling kMemorySpellings[] = {
     // to a later buffer plain kept apart (other offsets, other code).
     {"ttg.local_dealloc",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, e.receiver(op.operands[0]) + "._keep_alive()");
+       e.statement(op, py::method(e.expr(op.operands[0]), "_keep_alive"));
      }},
     {"ttg.async_copy_global_to_local",
      [](Emitter &e, const Operation &op) {
-       std::string args = e.expr(op.operand("result")) + ", " + e.expr(op.operand("src"));
-       if (auto *mask = op.operand("mask"))
-         args += ", mask=" + e.expr(mask);
+       std::vector<py::Expr> args = {e.expr(op.operand("result")), e.expr(op.operand("src"))};
+       std::vector<py::Keyword> kw;
+       operandKeywords(e, op, {"mask"}, kw);
        if (e.amd()) {
          // AMD's direct-to-LDS load takes the fill value.
          e.need("amd_async_copy");
-         if (auto *other = op.operand("other"))
-           args += ", other=" + e.expr(other);
-         e.line(fmt::format("async_copy.global_load_to_shared({})  # line {}", args, op.pos.line));
+         operandKeywords(e, op, {"other"}, kw);
+         e.line(py::print(
+                    py::call("async_copy.global_load_to_shared", std::move(args), std::move(kw))),
+                op.pos.line);
          for (auto *r : op.results)
-           e.bind(r, "None");
+           e.bind(r, py::none());
          return;
        }
        e.need("async_copy");
@@ -142,25 +145,27 @@ const Spelling kMemorySpellings[] = {
            e.gap("op", op.name + " with other", op.pos.line,
                  "Gluon's async copy fills masked-off elements with zeros only");
        }
-       e.line(
-           fmt::format("async_copy.async_copy_global_to_shared({})  # line {}", args, op.pos.line));
+       e.line(py::print(py::call("async_copy.async_copy_global_to_shared", std::move(args),
+                                 std::move(kw))),
+              op.pos.line);
        for (auto *r : op.results)
-         e.bind(r, "None");
+         e.bind(r, py::none());
      }},
     {"ttg.async_commit_group",
      [](Emitter &e, const Operation &op) {
        e.need(e.amd() ? "amd_async_copy" : "async_copy");
-       e.line(fmt::format("async_copy.commit_group()  # line {}", op.pos.line));
+       e.line("async_copy.commit_group()", op.pos.line);
        for (auto *r : op.results)
-         e.bind(r, "None");
+         e.bind(r, py::none());
      }},
     {"ttg.async_wait",
      [](Emitter &e, const Operation &op) {
        e.need(e.amd() ? "amd_async_copy" : "async_copy");
-       e.line(fmt::format("async_copy.wait_group({})  # line {}", op.intAttr("num").value_or(0),
-                          op.pos.line));
+       e.line(py::print(
+                  py::call("async_copy.wait_group", {py::literal(op.intAttr("num").value_or(0))})),
+              op.pos.line);
        for (auto *r : op.results)
-         e.bind(r, "None");
+         e.bind(r, py::none());
      }},
     {"tt.atomic_rmw",
      [](Emitter &e, const Operation &op) {
@@ -183,25 +188,31 @@ const Spelling kMemorySpellings[] = {
          return e.gap("op", op.name + " " + kind, op.pos.line,
                       "an unsigned atomic of a non-integer");
        // The unsigned atomics take the unsigned view of the pointer and the value.
-       std::string args = isUnsigned ? fmt::format("{}.to(gl.pointer_type({}), bitcast=True), {}",
-                                                   e.receiver(ptr), u, e.unsignedOperand(val))
-                                     : e.expr(ptr) + ", " + e.expr(val);
-       args += maskArgument(e, op.operand("mask"));
-       args += memoryOrderArguments(op);
-       std::string call = fn->second + "(" + args + ")";
+       std::vector<py::Expr> args;
+       if (isUnsigned)
+         args = {py::method(e.expr(ptr), "to", {py::call("gl.pointer_type", {py::name(u)})},
+                            {{"bitcast", py::boolean(true)}}),
+                 e.unsignedOperand(val)};
+       else
+         args = {e.expr(ptr), e.expr(val)};
+       std::vector<py::Keyword> kw;
+       maskArgument(e, op.operand("mask"), kw);
+       memoryOrderArguments(op, kw);
+       py::Expr call = py::call(fn->second, std::move(args), std::move(kw));
        e.statement(op, isUnsigned && !op.results.empty() ? e.signedResult(call, op.results[0]->type)
                                                          : call);
      }},
     {"tt.atomic_cas",
      [](Emitter &e, const Operation &op) {
-       std::string args = e.expr(op.operand("ptr")) + ", " + e.expr(op.operand("cmp")) + ", " +
-                          e.expr(op.operand("val")) + memoryOrderArguments(op);
-       e.statement(op, "gl.atomic_cas(" + args + ")");
+       std::vector<py::Keyword> kw;
+       memoryOrderArguments(op, kw);
+       e.statement(op, py::call("gl.atomic_cas",
+                                {e.expr(op.operand("ptr")), e.expr(op.operand("cmp")),
+                                 e.expr(op.operand("val"))},
+                                std::move(kw)));
      }},
     {"gpu.barrier",
-     [](Emitter &e, const Operation &op) {
-       e.line(fmt::format("gl.thread_barrier()  # line {}", op.pos.line));
-     }},
+     [](Emitter &e, const Operation &op) { e.line("gl.thread_barrier()", op.pos.line); }},
     {"ttg.memdesc_subslice",
      [](Emitter &e, const Operation &op) {
        // Constant offsets per dimension; each dimension the slice narrows is
@@ -213,10 +224,11 @@ const Spelling kMemorySpellings[] = {
        if (!src || offsets.size() != from.size() || from.size() != to.size())
          return e.gap("op", op.name, op.pos.line,
                       "a subslice whose offsets and shapes do not pair");
-       std::string x = e.expr(src);
+       py::Expr x = e.expr(src);
        for (size_t d = 0; d < to.size(); ++d)
          if (to[d] != from[d] || offsets[d] != 0)
-           x += fmt::format(".slice({}, {}, dim={})", offsets[d], to[d], d);
+           x = py::method(x, "slice", {py::literal(offsets[d]), py::literal(to[d])},
+                          {{"dim", py::literal(static_cast<long long>(d))}});
        e.statement(op, x);
      }},
 };

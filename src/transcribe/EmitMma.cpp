@@ -21,26 +21,30 @@ using ir::Value;
 
 namespace {
 
-/// `, use_acc=..., pred=..., mbarriers=[...], mbarrier_preds=[...]`: the
+/// `use_acc=..., pred=..., mbarriers=[...], mbarrier_preds=[...]`: the
 /// operands tcgen05's MMAs share.
-std::string tcgen05Tail(Emitter &e, const Operation &op) {
-  std::string args;
+std::vector<py::Keyword> tcgen05Tail(Emitter &e, const Operation &op) {
+  std::vector<py::Keyword> kw;
   if (auto *useD = op.operand("useD"))
-    args += ", use_acc=" + e.expr(useD);
+    kw.push_back({"use_acc", e.expr(useD)});
   if (auto *pred = op.operand("pred"))
-    args += ", pred=" + e.expr(pred);
+    kw.push_back({"pred", e.expr(pred)});
   auto bars = op.operandGroup("barriers");
   if (!bars.empty()) {
-    std::vector<std::string> b, p;
-    for (auto *v : bars)
-      b.push_back(e.expr(v));
-    for (auto *v : op.operandGroup("barrier_preds"))
-      p.push_back(e.expr(v));
-    args += ", mbarriers=[" + llvm::join(b, ", ") + "]";
-    if (!p.empty())
-      args += ", mbarrier_preds=[" + llvm::join(p, ", ") + "]";
+    kw.push_back({"mbarriers", py::list(e.exprs(bars))});
+    auto preds = op.operandGroup("barrier_preds");
+    if (!preds.empty())
+      kw.push_back({"mbarrier_preds", py::list(e.exprs(preds))});
   }
-  return args;
+  return kw;
+}
+
+/// Writes `call` as `op`'s line, its results bound to None (the tokens
+/// Triton adds have no Gluon counterpart).
+void effect(Emitter &e, const Operation &op, const py::Expr &call) {
+  e.line(py::print(call), op.pos.line);
+  for (auto *r : op.results)
+    e.bind(r, py::none());
 }
 
 /// A scaled dot's operand formats (`lhs = e4m3 rhs = e2m1`), as Gluon's
@@ -56,21 +60,26 @@ const Spelling kMmaSpellings[] = {
      [](Emitter &e, const Operation &op) {
        e.need("hopper");
        bool async = op.attr("isAsync") && ir::attrText(op.attr("isAsync")) == "true";
-       std::string useC = op.operand("useC") ? ", use_acc=" + e.expr(op.operand("useC")) : "";
-       e.statement(op, fmt::format("warpgroup_mma({}, {}, {}{}{})", e.expr(op.operand("a")),
-                                   e.expr(op.operand("b")), e.expr(op.operand("c")), useC,
-                                   async ? ", is_async=True" : ""));
+       std::vector<py::Keyword> kw;
+       if (op.operand("useC"))
+         kw.push_back({"use_acc", e.expr(op.operand("useC"))});
+       if (async)
+         kw.push_back({"is_async", py::boolean(true)});
+       e.statement(
+           op, py::call("warpgroup_mma",
+                        {e.expr(op.operand("a")), e.expr(op.operand("b")), e.expr(op.operand("c"))},
+                        std::move(kw)));
      }},
     {"ttng.warp_group_dot_wait",
      [](Emitter &e, const Operation &op) {
        e.need("hopper");
-       std::vector<std::string> deps;
-       for (auto *v : op.operands)
-         deps.push_back(e.expr(v));
+       py::Expr deps = py::list(e.exprs(op.operands));
        // One dependency comes back as itself, several as a tuple.
        std::string lhs = e.assign(op);
-       e.line(fmt::format("{}warpgroup_mma_wait({}, deps=[{}])  # line {}", lhs,
-                          op.intAttr("pendings").value_or(0), llvm::join(deps, ", "), op.pos.line));
+       e.line(lhs + py::print(py::call("warpgroup_mma_wait",
+                                       {py::literal(op.intAttr("pendings").value_or(0))},
+                                       {{"deps", deps}})),
+              op.pos.line);
      }},
     {"tt.dot",
      [](Emitter &e, const Operation &op) {
@@ -89,9 +98,9 @@ const Spelling kMmaSpellings[] = {
          bool fp32 = a && a->type && elementOf(a->type) && elementOf(a->type).isF32();
          if (fp32 && !precision.empty() && precision != "ieee") {
            e.need("_mfma");
-           return e.statement(op, fmt::format("_mfma({}, {}, {}, {})", e.expr(op.operand("a")),
-                                              e.expr(op.operand("b")), e.expr(op.operand("c")),
-                                              pyStringLiteral(precision)));
+           return e.statement(op,
+                              py::call("_mfma", {e.expr(op.operand("a")), e.expr(op.operand("b")),
+                                                 e.expr(op.operand("c")), py::string(precision)}));
          }
        } else if (kind == "amd_wmma") {
          fn = e.wmmaModule() + ".wmma";
@@ -106,8 +115,8 @@ const Spelling kMmaSpellings[] = {
          return e.gap("op", op.name + " on " + kind, op.pos.line,
                       "a dot whose accumulator layout has no Gluon instruction here");
        }
-       e.statement(op, fmt::format("{}({}, {}, {})", fn, e.expr(op.operand("a")),
-                                   e.expr(op.operand("b")), e.expr(op.operand("c"))));
+       e.statement(op, py::call(fn, {e.expr(op.operand("a")), e.expr(op.operand("b")),
+                                     e.expr(op.operand("c"))}));
      }},
     {"ttng.tmem_alloc",
      [](Emitter &e, const Operation &op) {
@@ -118,38 +127,42 @@ const Spelling kMmaSpellings[] = {
          return e.gap("op", op.name, op.pos.line, "an allocation whose type is not a memdesc");
        auto info = tt.info();
        const auto &dims = info.allocShape.empty() ? info.shape : info.allocShape;
-       std::string value = op.operand("src") ? ", " + e.expr(op.operand("src")) : "";
-       e.line(fmt::format("{} = allocate_tensor_memory({}, {}, {}{})  # line {}",
-                          e.nameFor(op.results[0]), e.dtypeOf(t, op.pos.line), listText(dims),
-                          e.layoutOf(t, op.pos.line), value, op.pos.line));
+       std::vector<py::Expr> args = {e.dtype(t, op.pos.line), py::intList(dims),
+                                     e.layout(t, op.pos.line)};
+       if (op.operand("src"))
+         args.push_back(e.expr(op.operand("src")));
+       e.line(e.nameFor(op.results[0]) + " = " +
+                  py::print(py::call("allocate_tensor_memory", std::move(args))),
+              op.pos.line);
        for (size_t i = 1; i < op.results.size(); ++i)
-         e.bind(op.results[i], "None");
+         e.bind(op.results[i], py::none());
      }},
     {"ttng.tmem_store",
      [](Emitter &e, const Operation &op) {
-       std::string pred = op.operand("pred") ? ", pred=" + e.expr(op.operand("pred")) : "";
-       e.line(fmt::format("{}.store({}{})  # line {}", e.receiver(op.operand("dst")),
-                          e.expr(op.operand("src")), pred, op.pos.line));
-       for (auto *r : op.results)
-         e.bind(r, "None");
+       std::vector<py::Keyword> kw;
+       if (op.operand("pred"))
+         kw.push_back({"pred", e.expr(op.operand("pred"))});
+       effect(e, op,
+              py::method(e.expr(op.operand("dst")), "store", {e.expr(op.operand("src"))},
+                         std::move(kw)));
      }},
     {"ttng.tmem_load",
      [](Emitter &e, const Operation &op) {
        // The value; the async token Triton adds has no Gluon counterpart.
-       e.line(fmt::format("{} = {}.load({})  # line {}", e.nameFor(op.results[0]),
-                          e.receiver(op.operand("src")),
-                          e.layoutOf(op.results[0]->type, op.pos.line), op.pos.line));
+       e.line(e.nameFor(op.results[0]) + " = " +
+                  py::print(py::method(e.expr(op.operand("src")), "load",
+                                       {e.layout(op.results[0]->type, op.pos.line)})),
+              op.pos.line);
        for (size_t i = 1; i < op.results.size(); ++i)
-         e.bind(op.results[i], "None");
+         e.bind(op.results[i], py::none());
      }},
     {"ttng.tc_gen5_mma",
      [](Emitter &e, const Operation &op) {
        e.need("blackwell");
-       std::string args = e.expr(op.operand("a")) + ", " + e.expr(op.operand("b")) + ", " +
-                          e.expr(op.operand("d")) + tcgen05Tail(e, op);
-       e.line(fmt::format("tcgen05_mma({})  # line {}", args, op.pos.line));
-       for (auto *r : op.results)
-         e.bind(r, "None");
+       effect(e, op,
+              py::call("tcgen05_mma",
+                       {e.expr(op.operand("a")), e.expr(op.operand("b")), e.expr(op.operand("d"))},
+                       tcgen05Tail(e, op)));
      }},
     // Blackwell's block-scaled MMA: operands in shared memory, the scales in
     // tensor memory, each operand's format by name.
@@ -159,14 +172,12 @@ const Spelling kMmaSpellings[] = {
        if (lhs.empty() || rhs.empty())
          return e.gap("damaged", op.name, op.pos.line, "a scaled MMA without its operand formats");
        e.need("blackwell_scaled");
-       std::string args = fmt::format("{}, {}, {}, {}, {}, {}, {}", e.expr(op.operand("a")),
-                                      e.expr(op.operand("b")), e.expr(op.operand("d")),
-                                      e.expr(op.operand("a_scale")), e.expr(op.operand("b_scale")),
-                                      pyStringLiteral(lhs), pyStringLiteral(rhs));
-       e.line(fmt::format("tcgen05_mma_scaled({}{})  # line {}", args, tcgen05Tail(e, op),
-                          op.pos.line));
-       for (auto *r : op.results)
-         e.bind(r, "None");
+       effect(e, op,
+              py::call("tcgen05_mma_scaled",
+                       {e.expr(op.operand("a")), e.expr(op.operand("b")), e.expr(op.operand("d")),
+                        e.expr(op.operand("a_scale")), e.expr(op.operand("b_scale")),
+                        py::string(lhs), py::string(rhs)},
+                       tcgen05Tail(e, op)));
      }},
     // A block-scaled dot on AMD's MFMA layout (gfx950): cdna4's scaled MFMA;
     // an operand without a scale is None.
@@ -188,7 +199,7 @@ const Spelling kMmaSpellings[] = {
                       "cdna4.mfma_scaled has no fast-math form");
        auto scale = [&](const char *seg) {
          const Value *v = op.operand(seg);
-         return v ? e.expr(v) : std::string("None");
+         return v ? e.expr(v) : py::none();
        };
        // Without a scale (an fp8 dot Triton writes as a scaled dot),
        // mfma_scaled would make one of ones in its own layout: the module's
@@ -196,18 +207,19 @@ const Spelling kMmaSpellings[] = {
        bool bothScales = op.operand("a_scale") && op.operand("b_scale");
        if (!bothScales)
          e.need("_dot_scaled");
-       e.statement(op, fmt::format("{}({}, {}, {}, {}, {}, {}, {})",
-                                   bothScales ? "cdna4.mfma_scaled" : "_dot_scaled",
-                                   e.expr(op.operand("a")), scale("a_scale"), pyStringLiteral(lhs),
-                                   e.expr(op.operand("b")), scale("b_scale"), pyStringLiteral(rhs),
-                                   e.expr(op.operand("c"))));
+       e.statement(op, py::call(bothScales ? "cdna4.mfma_scaled" : "_dot_scaled",
+                                {e.expr(op.operand("a")), scale("a_scale"), py::string(lhs),
+                                 e.expr(op.operand("b")), scale("b_scale"), py::string(rhs),
+                                 e.expr(op.operand("c"))}));
      }},
     {"ttng.tc_gen5_commit",
      [](Emitter &e, const Operation &op) {
        e.need("blackwell");
-       std::string pred = op.operand("pred") ? ", pred=" + e.expr(op.operand("pred")) : "";
-       e.line(fmt::format("tcgen05_commit({}{})  # line {}", e.expr(op.operand("barrier")), pred,
-                          op.pos.line));
+       std::vector<py::Keyword> kw;
+       if (op.operand("pred"))
+         kw.push_back({"pred", e.expr(op.operand("pred"))});
+       e.line(py::print(py::call("tcgen05_commit", {e.expr(op.operand("barrier"))}, std::move(kw))),
+              op.pos.line);
      }},
 };
 

@@ -104,95 +104,97 @@ void emitMakeDescriptor(Emitter &e, const Operation &op) {
                  "tl.make_tensor_descriptor's");
   // The tensormap lists the innermost dimension first and leaves out its
   // stride of 1.
-  std::vector<std::string> shape, stride;
+  std::vector<py::Expr> shape, stride;
   for (auto it = dims.rbegin(); it != dims.rend(); ++it)
     shape.push_back(e.expr(*it));
   for (auto it = strides.rbegin(); it != strides.rend(); ++it) {
     auto es = elementStrideOf(*it, bytes);
-    std::string s = !es ? "" : es->constant ? std::to_string(*es->constant) : e.expr(es->value);
-    if (s.empty())
+    if (!es)
       return e.gap("op", op.name, op.pos.line,
                    "a tensormap stride that is not an element stride times the element's bytes");
-    stride.push_back(s);
+    stride.push_back(es->constant ? py::literal(*es->constant) : e.expr(es->value));
   }
-  stride.push_back("1");
+  stride.push_back(py::literal(1));
   e.need("tma");
-  std::string padding =
-      create->intAttr("fill_mode").value_or(0) == 1 ? ", padding_option=\"nan\"" : "";
-  e.statement(op, fmt::format("tma.make_tensor_descriptor({}, [{}], [{}], {}, {}{})",
-                              e.expr(create->operand("global_address")), llvm::join(shape, ", "),
-                              llvm::join(stride, ", "), listText(info.shape),
-                              e.layoutOf(op.results[0]->type, op.pos.line), padding));
+  std::vector<py::Keyword> padding;
+  if (create->intAttr("fill_mode").value_or(0) == 1)
+    padding.push_back({"padding_option", py::string("nan")});
+  e.statement(op, py::call("tma.make_tensor_descriptor",
+                           {e.expr(create->operand("global_address")), py::list(std::move(shape)),
+                            py::list(std::move(stride)), py::intList(info.shape),
+                            e.layout(op.results[0]->type, op.pos.line)},
+                           std::move(padding)));
 }
 
 const Spelling kNvidiaSpellings[] = {
     {"ttng.fence_async_shared",
      [](Emitter &e, const Operation &op) {
        e.need("hopper");
-       e.line(fmt::format("fence_async_shared()  # line {}", op.pos.line));
+       e.line("fence_async_shared()", op.pos.line);
      }},
     {"ttng.init_barrier",
      [](Emitter &e, const Operation &op) {
        e.need("mbarrier");
-       e.line(fmt::format("mbarrier.init({}, count={})  # line {}", e.expr(op.operand("alloc")),
-                          op.intAttr("count").value_or(1), op.pos.line));
+       e.line(py::print(py::call("mbarrier.init", {e.expr(op.operand("alloc"))},
+                                 {{"count", py::literal(op.intAttr("count").value_or(1))}})),
+              op.pos.line);
      }},
     {"ttng.inval_barrier",
      [](Emitter &e, const Operation &op) {
        e.need("mbarrier");
-       e.line(fmt::format("mbarrier.invalidate({})  # line {}", e.expr(op.operand("alloc")),
-                          op.pos.line));
+       e.line(py::print(py::call("mbarrier.invalidate", {e.expr(op.operand("alloc"))})),
+              op.pos.line);
      }},
     {"ttng.barrier_expect",
      [](Emitter &e, const Operation &op) {
        e.need("mbarrier");
-       e.line(fmt::format("mbarrier.expect({}, {}, pred={})  # line {}",
-                          e.expr(op.operand("alloc")), op.intAttr("size").value_or(0),
-                          e.expr(op.operand("pred")), op.pos.line));
+       e.line(py::print(py::call(
+                  "mbarrier.expect",
+                  {e.expr(op.operand("alloc")), py::literal(op.intAttr("size").value_or(0))},
+                  {{"pred", e.expr(op.operand("pred"))}})),
+              op.pos.line);
      }},
     {"ttng.wait_barrier",
      [](Emitter &e, const Operation &op) {
        e.need("mbarrier");
-       std::string extra;
+       std::vector<py::Keyword> kw;
        if (auto *pred = op.operand("pred"))
-         extra += ", pred=" + e.expr(pred);
+         kw.push_back({"pred", e.expr(pred)});
        auto deps = op.operandGroup("deps");
-       if (!deps.empty()) {
-         std::vector<std::string> d;
-         for (auto *v : deps)
-           d.push_back(e.expr(v));
-         extra += ", deps=[" + llvm::join(d, ", ") + "]";
-       }
-       e.line(fmt::format("mbarrier.wait({}, {}{})  # line {}", e.expr(op.operand("alloc")),
-                          e.expr(op.operand("phase")), extra, op.pos.line));
+       if (!deps.empty())
+         kw.push_back({"deps", py::list(e.exprs(deps))});
+       e.line(py::print(py::call("mbarrier.wait",
+                                 {e.expr(op.operand("alloc")), e.expr(op.operand("phase"))},
+                                 std::move(kw))),
+              op.pos.line);
      }},
     {"ttng.arrive_barrier",
      [](Emitter &e, const Operation &op) {
        e.need("mbarrier");
-       std::string pred = op.operand("pred") ? ", pred=" + e.expr(op.operand("pred")) : "";
-       e.line(fmt::format("mbarrier.arrive({}, count={}{})  # line {}", e.expr(op.operand("alloc")),
-                          op.intAttr("count").value_or(1), pred, op.pos.line));
+       std::vector<py::Keyword> kw = {{"count", py::literal(op.intAttr("count").value_or(1))}};
+       if (op.operand("pred"))
+         kw.push_back({"pred", e.expr(op.operand("pred"))});
+       e.line(py::print(py::call("mbarrier.arrive", {e.expr(op.operand("alloc"))}, std::move(kw))),
+              op.pos.line);
      }},
     {"ttng.async_tma_copy_global_to_local",
      [](Emitter &e, const Operation &op) {
        e.need("tma");
-       std::vector<std::string> coord;
-       for (auto *v : op.operandGroup("coord"))
-         coord.push_back(e.expr(v));
-       e.line(fmt::format("tma.async_copy_global_to_shared({}, [{}], {}, {}, pred={})  # line {}",
-                          e.expr(op.operand("desc")), llvm::join(coord, ", "),
-                          e.expr(op.operand("barrier")), e.expr(op.operand("result")),
-                          e.expr(op.operand("pred")), op.pos.line));
+       e.line(py::print(
+                  py::call("tma.async_copy_global_to_shared",
+                           {e.expr(op.operand("desc")), py::list(e.exprs(op.operandGroup("coord"))),
+                            e.expr(op.operand("barrier")), e.expr(op.operand("result"))},
+                           {{"pred", e.expr(op.operand("pred"))}})),
+              op.pos.line);
      }},
     {"ttng.async_tma_copy_local_to_global",
      [](Emitter &e, const Operation &op) {
        e.need("tma");
-       std::vector<std::string> coord;
-       for (auto *v : op.operandGroup("coord"))
-         coord.push_back(e.expr(v));
-       e.line(fmt::format("tma.async_copy_shared_to_global({}, [{}], {})  # line {}",
-                          e.expr(op.operand("desc")), llvm::join(coord, ", "),
-                          e.expr(op.operand("src")), op.pos.line));
+       e.line(py::print(
+                  py::call("tma.async_copy_shared_to_global",
+                           {e.expr(op.operand("desc")), py::list(e.exprs(op.operandGroup("coord"))),
+                            e.expr(op.operand("src"))})),
+              op.pos.line);
      }},
     // An in-kernel tensor descriptor (`tl.make_tensor_descriptor`): plain's
     // TTGIR has it lowered (a 128-byte scratch buffer, the tensormap written
@@ -205,7 +207,7 @@ const Spelling kNvidiaSpellings[] = {
          return e.gap("op", op.name, op.pos.line,
                       "a global scratch buffer used other than for an in-kernel tensor "
                       "descriptor");
-       e.bind(op.results[0], "None");
+       e.bind(op.results[0], py::none());
      }},
     {"ttng.tensormap_create",
      [](Emitter &e, const Operation &op) {
@@ -224,8 +226,9 @@ const Spelling kNvidiaSpellings[] = {
     {"ttng.async_tma_store_wait",
      [](Emitter &e, const Operation &op) {
        e.need("tma");
-       e.line(fmt::format("tma.store_wait({})  # line {}", op.intAttr("pendings").value_or(0),
-                          op.pos.line));
+       e.line(
+           py::print(py::call("tma.store_wait", {py::literal(op.intAttr("pendings").value_or(0))})),
+           op.pos.line);
      }},
 };
 

@@ -30,11 +30,11 @@ bool needsStatedLayout(Emitter &e, mlir::Type t) {
   return enc && enc->kind() != "blocked" && enc->kind() != "linear" && e.hasLayoutConstant(t);
 }
 
-std::string statedLayout(Emitter &e, const Operation &op, const std::string &rhs) {
+py::Expr statedLayout(Emitter &e, const Operation &op, py::Expr rhs) {
   if (op.results.size() != 1 || !needsStatedLayout(e, op.results[0]->type))
     return rhs;
-  return fmt::format("gl.convert_layout({}, {}, assert_trivial=True)", rhs,
-                     e.layoutOf(op.results[0]->type, op.pos.line));
+  return py::call("gl.convert_layout", {std::move(rhs), e.layout(op.results[0]->type, op.pos.line)},
+                  {{"assert_trivial", py::boolean(true)}});
 }
 
 /// The same for an op of several results (a split): each result whose
@@ -43,33 +43,38 @@ void stateResultLayouts(Emitter &e, const Operation &op) {
   for (auto *r : op.results)
     if (needsStatedLayout(e, r->type)) {
       std::string name = e.nameFor(r);
-      e.line(fmt::format("{} = gl.convert_layout({}, {}, assert_trivial=True)", name, name,
-                         e.layoutOf(r->type, op.pos.line)));
+      e.line(
+          name + " = " +
+          py::print(py::call("gl.convert_layout", {py::name(name), e.layout(r->type, op.pos.line)},
+                             {{"assert_trivial", py::boolean(true)}})));
     }
+}
+
+/// A reduction's or scan's operands: one, or several as a tuple.
+py::Expr combinedInputs(Emitter &e, const Operation &op) {
+  std::vector<py::Expr> srcs;
+  for (auto *v : op.operands)
+    srcs.push_back(e.expr(v));
+  return srcs.size() == 1 ? srcs[0] : py::tuple(std::move(srcs));
 }
 
 const Spelling kTensorSpellings[] = {
     {"tt.reduce",
      [](Emitter &e, const Operation &op) {
-       std::string fn = e.combineFunction(op);
-       std::vector<std::string> srcs;
-       for (auto *v : op.operands)
-         srcs.push_back(e.expr(v));
-       std::string in = srcs.size() == 1 ? srcs[0] : fmt::format("({})", llvm::join(srcs, ", "));
-       e.statement(op,
-                   fmt::format("gl.reduce({}, {}, {})", in, op.intAttr("axis").value_or(0), fn));
+       py::Expr fn = py::name(e.combineFunction(op));
+       e.statement(op, py::call("gl.reduce", {combinedInputs(e, op),
+                                              py::literal(op.intAttr("axis").value_or(0)), fn}));
      }},
     {"tt.scan",
      [](Emitter &e, const Operation &op) {
-       std::string fn = e.combineFunction(op);
-       std::vector<std::string> srcs;
-       for (auto *v : op.operands)
-         srcs.push_back(e.expr(v));
-       std::string in = srcs.size() == 1 ? srcs[0] : fmt::format("({})", llvm::join(srcs, ", "));
-       bool reverse = op.attr("reverse") && ir::attrText(op.attr("reverse")) == "true";
-       e.statement(op, fmt::format("gl.associative_scan({}, {}, {}{})", in,
-                                   op.intAttr("axis").value_or(0), fn,
-                                   reverse ? ", reverse=True" : ""));
+       py::Expr fn = py::name(e.combineFunction(op));
+       std::vector<py::Keyword> reverse;
+       if (op.attr("reverse") && ir::attrText(op.attr("reverse")) == "true")
+         reverse.push_back({"reverse", py::boolean(true)});
+       e.statement(
+           op, py::call("gl.associative_scan",
+                        {combinedInputs(e, op), py::literal(op.intAttr("axis").value_or(0)), fn},
+                        std::move(reverse)));
      }},
     {"tt.expand_dims",
      [](Emitter &e, const Operation &op) {
@@ -77,22 +82,21 @@ const Spelling kTensorSpellings[] = {
        size_t rank = shapeOf(op.results[0]->type).size();
        if (e.readable() && axis >= 0 && size_t(axis) < rank) {
          // x[:, None]: Gluon's indexing is the same expand_dims.
-         std::vector<std::string> index(rank, ":");
-         index[size_t(axis)] = "None";
-         return e.statement(
-             op, fmt::format("{}[{}]", e.receiver(op.operands[0]), llvm::join(index, ", ")));
+         std::vector<py::Expr> index(rank, py::name(":"));
+         index[size_t(axis)] = py::none();
+         return e.statement(op, py::subscript(e.expr(op.operands[0]), std::move(index)));
        }
-       e.statement(op, fmt::format("gl.expand_dims({}, {})", e.expr(op.operands[0]), axis));
+       e.statement(op, py::call("gl.expand_dims", {e.expr(op.operands[0]), py::literal(axis)}));
      }},
     {"tt.broadcast",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, fmt::format("{}.broadcast_to({})", e.receiver(op.operands[0]),
-                                   listText(shapeOf(op.results[0]->type))));
+       e.statement(op, py::method(e.expr(op.operands[0]), "broadcast_to",
+                                  {py::intList(shapeOf(op.results[0]->type))}));
      }},
     {"tt.reshape",
      [](Emitter &e, const Operation &op) {
-       std::string rhs = fmt::format("gl.reshape({}, {})", e.expr(op.operands[0]),
-                                     listText(shapeOf(op.results[0]->type)));
+       py::Expr rhs = py::call("gl.reshape",
+                               {e.expr(op.operands[0]), py::intList(shapeOf(op.results[0]->type))});
        // allow_reorder (Triton's flattening before a reduction over all
        // elements: tl.sum(x), tl.max(x)) lets plain's result number the
        // elements in another order; Gluon reshapes in order only. The
@@ -106,17 +110,16 @@ const Spelling kTensorSpellings[] = {
      }},
     {"tt.trans",
      [](Emitter &e, const Operation &op) {
-       std::string order = orderList(op.attr("order"));
-       e.statement(
-           op,
-           statedLayout(e, op, fmt::format("gl.permute({}, {})", e.expr(op.operands[0]), order)));
+       py::Expr order = py::name(orderList(op.attr("order")));
+       e.statement(op,
+                   statedLayout(e, op, py::call("gl.permute", {e.expr(op.operands[0]), order})));
      }},
     {"tt.join",
      [](Emitter &e, const Operation &op) {
        if (e.hasOperands(op, 2))
-         e.statement(op, statedLayout(e, op,
-                                      fmt::format("gl.join({}, {})", e.expr(op.operands[0]),
-                                                  e.expr(op.operands[1]))));
+         e.statement(
+             op, statedLayout(
+                     e, op, py::call("gl.join", {e.expr(op.operands[0]), e.expr(op.operands[1])})));
      }},
     {"tt.split",
      [](Emitter &e, const Operation &op) {
@@ -128,27 +131,30 @@ const Spelling kTensorSpellings[] = {
     {"tt.unsplat",
      [](Emitter &e, const Operation &op) {
        e.need("_unsplat");
-       e.statement(op, fmt::format("_unsplat({})", e.expr(op.operands[0])));
+       e.statement(op, py::call("_unsplat", {e.expr(op.operands[0])}));
      }},
     {"ttg.convert_layout",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, fmt::format("gl.convert_layout({}, {})", e.expr(op.operands[0]),
-                                   e.layoutOf(op.results[0]->type, op.pos.line)));
+       e.statement(op, py::call("gl.convert_layout", {e.expr(op.operands[0]),
+                                                      e.layout(op.results[0]->type, op.pos.line)}));
      }},
     {"tt.histogram",
      [](Emitter &e, const Operation &op) {
        auto shape = shapeOf(op.results[0]->type);
-       std::string args =
-           e.expr(op.operand("src")) + ", " + std::to_string(shape.empty() ? 0 : shape[0]);
+       std::vector<py::Keyword> keywords;
        if (auto *mask = op.operand("mask"))
-         args += ", mask=" + e.expr(mask);
-       e.statement(op, fmt::format("gl.histogram({}, layout={})", args,
-                                   e.layoutOf(op.results[0]->type, op.pos.line)));
+         keywords.push_back({"mask", e.expr(mask)});
+       keywords.push_back({"layout", e.layout(op.results[0]->type, op.pos.line)});
+       e.statement(op, py::call("gl.histogram",
+                                {e.expr(op.operand("src")),
+                                 py::literal(static_cast<long long>(shape.empty() ? 0 : shape[0]))},
+                                std::move(keywords)));
      }},
     {"tt.gather",
      [](Emitter &e, const Operation &op) {
-       e.statement(op, fmt::format("gl.gather({}, {}, {})", e.expr(op.operand("src")),
-                                   e.expr(op.operand("indices")), op.intAttr("axis").value_or(0)));
+       e.statement(op,
+                   py::call("gl.gather", {e.expr(op.operand("src")), e.expr(op.operand("indices")),
+                                          py::literal(op.intAttr("axis").value_or(0))}));
      }},
 };
 

@@ -70,27 +70,27 @@ const EmitterTable &Emitter::emitters() {
   return table;
 }
 
-std::string Emitter::expr(const Value *v) {
+py::Expr Emitter::expr(const Value *v) {
   if (!v)
-    return "None";
+    return py::none();
   auto it = exprs_.find(v);
   if (it != exprs_.end())
     return it->second;
-  return nameFor(v);
+  return py::name(nameFor(v));
 }
 
-std::string Emitter::reusable(const Value *v) {
-  std::string text = expr(v);
-  if (!v || Scope::isIdentifier(text))
-    return text;
+py::Expr Emitter::reusable(const Value *v) {
+  py::Expr e = expr(v);
+  if (!v || e.isIdentifier())
+    return e;
   if (folding_) {
     foldFailed_ = true;
-    return text;
+    return e;
   }
-  std::string name = nameFor(v);
-  line(name + " = " + text);
-  bind(v, name);
-  return name;
+  py::Expr n = py::name(nameFor(v));
+  line(py::print(n) + " = " + py::print(e));
+  bind(v, n);
+  return n;
 }
 
 std::string Emitter::nameFor(const Value *v) {
@@ -174,101 +174,6 @@ std::string Emitter::sourceName(const Value *v) const {
   return base;
 }
 
-int Emitter::precedenceOf(llvm::StringRef t) {
-  int lowest = kAtom, depth = 0;
-  bool expectOperand = true;
-  for (size_t i = 0; i < t.size(); ++i) {
-    char c = t[i];
-    if (c == '"' || c == '\'') {
-      for (++i; i < t.size() && t[i] != c; ++i)
-        if (t[i] == '\\')
-          ++i;
-      expectOperand = false;
-      continue;
-    }
-    if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-      continue;
-    }
-    if (c == ')' || c == ']' || c == '}') {
-      --depth;
-      expectOperand = false;
-      continue;
-    }
-    if (depth > 0 || c == ' ')
-      continue;
-    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.') {
-      size_t j = i;
-      while (j < t.size() &&
-             (std::isalnum(static_cast<unsigned char>(t[j])) || t[j] == '_' || t[j] == '.' ||
-              ((t[j] == '-' || t[j] == '+') && j > i && std::isdigit(t[i]) &&
-               (t[j - 1] == 'e' || t[j - 1] == 'E'))))
-        ++j;
-      llvm::StringRef word = t.slice(i, j);
-      if (word == "not" || word == "and" || word == "or" || word == "if" || word == "else" ||
-          word == "lambda" || word == "in" || word == "is") {
-        lowest = 0;
-        expectOperand = true;
-      } else {
-        expectOperand = false;
-      }
-      i = j - 1;
-      continue;
-    }
-    llvm::StringRef two = t.substr(i, 2);
-    int level = kAtom;
-    size_t len = 1;
-    if (two == "<=" || two == ">=" || two == "==" || two == "!=")
-      level = kCompare, len = 2;
-    else if (two == "<<" || two == ">>")
-      level = kShift, len = 2;
-    else if (two == "//")
-      level = kMul, len = 2;
-    else if (two == "**")
-      level = kUnary, len = 2;
-    else if (c == '<' || c == '>')
-      level = kCompare;
-    else if (c == '|')
-      level = kBitOr;
-    else if (c == '^')
-      level = kBitXor;
-    else if (c == '&')
-      level = kBitAnd;
-    else if (c == '+' || c == '-')
-      level = expectOperand ? kUnary : kAdd;
-    else if (c == '*' || c == '/' || c == '%')
-      level = kMul;
-    else if (c == '~')
-      level = kUnary;
-    else
-      level = 0; // `,`, `:`, `=`: not one expression of these
-    lowest = std::min(lowest, level);
-    expectOperand = true;
-    i += len - 1;
-  }
-  return lowest;
-}
-
-std::string Emitter::operand(const Value *v, int prec, bool right) {
-  std::string t = expr(v);
-  if (!readable())
-    return t;
-  int p = precedenceOf(t);
-  bool wrap = p < prec || (right && p == prec) || (prec == kCompare && p == kCompare);
-  return wrap ? "(" + t + ")" : t;
-}
-
-std::string Emitter::receiver(const Value *v) {
-  std::string t = expr(v);
-  // A number before `.method(...)` is no receiver to Python (`1024.to(...)`
-  // does not parse; `-1.to(...)` binds the minus last).
-  bool number =
-      !t.empty() && (std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '.' || t[0] == '-');
-  if (!readable())
-    return number ? "(" + t + ")" : t;
-  return precedenceOf(t) < kAtom || number ? "(" + t + ")" : t;
-}
-
 bool Emitter::hasLayoutConstant(mlir::Type t) const {
   auto enc = t ? ir::encodingOf(t) : nullptr;
   if (!enc)
@@ -340,27 +245,20 @@ void Emitter::notCarried(const Operation &op, const std::string &reason) {
   line(fmt::format("# not carried: {} (line {})", pyCommentText(text), op.pos.line));
 }
 
-void Emitter::line(const std::string &text) {
+void Emitter::line(const std::string &text, unsigned dumpLine, const std::string &note) {
   if (folding_) {
     foldFailed_ = true;
     return;
   }
-  if (!readable()) {
-    body_ += std::string(size_t(indent_) * 4, ' ') + text + "\n";
-    return;
-  }
   // Readable: the source line above, not the dump line after.
-  std::string t = text;
-  // The statement's own comment is its last: a string literal before it
-  // may hold the same text.
-  if (size_t at = t.rfind("  # line "); at != std::string::npos) {
-    size_t end = at + 9;
-    while (end < t.size() && std::isdigit(static_cast<unsigned char>(t[end])))
-      ++end;
-    t.erase(at, end - at);
-  }
-  sourceComment();
-  body_ += std::string(size_t(indent_) * 4, ' ') + t + "\n";
+  if (readable())
+    sourceComment();
+  body_ += std::string(size_t(indent_) * 4, ' ') + text;
+  if (dumpLine && !readable())
+    body_ += fmt::format("  # line {}", dumpLine);
+  if (!note.empty())
+    body_ += "  # " + pyCommentText(note);
+  body_ += "\n";
 }
 
 void Emitter::sourceComment() {
@@ -427,30 +325,18 @@ std::string Emitter::assign(const Operation &op) {
   return llvm::join(names, ", ") + " = ";
 }
 
-void Emitter::statement(const Operation &op, const std::string &rhs) {
+void Emitter::statement(const Operation &op, const py::Expr &rhs) {
   if (folding_) {
     if (op.results.size() != 1) {
       foldFailed_ = true;
       return;
     }
-    bind(op.results[0], readable() ? rhs : fmt::format("({})", rhs));
+    // Faithful keeps a folded expression in parentheses where it is read.
+    bind(op.results[0], readable() ? rhs : py::paren(rhs));
     return;
   }
-  if (readable())
-    return line(assign(op) + rhs);
-  std::string comment = fmt::format("  # line {}", op.pos.line);
-  line(assign(op) + rhs + comment);
+  line(assign(op) + py::print(rhs), op.pos.line);
 }
-
-namespace {
-
-bool isIdentifier(llvm::StringRef s) {
-  if (s.empty() || !(llvm::isAlpha(s[0]) || s[0] == '_'))
-    return false;
-  return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; });
-}
-
-} // namespace
 
 std::string Emitter::unsignedDtype(mlir::Type t) {
   std::string s = t ? ir::typeText(elementOf(t)) : "";
@@ -459,29 +345,22 @@ std::string Emitter::unsignedDtype(mlir::Type t) {
   return "";
 }
 
-std::string Emitter::unsignedOperand(const Value *v) {
-  std::string x = expr(v);
+py::Expr Emitter::unsignedOperand(const Value *v) {
+  py::Expr x = expr(v);
   std::string u = v ? unsignedDtype(v->type) : "";
-  llvm::StringRef digits = llvm::StringRef(x).ltrim('-');
-  if (u.empty() || (!digits.empty() && llvm::all_of(digits, llvm::isDigit)))
+  llvm::StringRef digits = llvm::StringRef(py::print(x)).ltrim('-');
+  if (u.empty() || (x.isNumber() && !digits.empty() && llvm::all_of(digits, llvm::isDigit)))
     return x; // a literal takes the type of the other operand
-  return fmt::format("{}.to({}, bitcast=True)", isIdentifier(x) ? x : fmt::format("({})", x), u);
+  return py::method(x.isIdentifier() ? x : py::paren(x), "to", {py::name(u)},
+                    {{"bitcast", py::boolean(true)}});
 }
 
-std::string Emitter::unsignedReceiver(const Value *v) {
-  std::string x = unsignedOperand(v);
-  bool number =
-      !x.empty() && (std::isdigit(static_cast<unsigned char>(x[0])) || x[0] == '.' || x[0] == '-');
-  if (!number && (!readable() || precedenceOf(x) == kAtom))
-    return x;
-  return fmt::format("({})", x);
-}
-
-std::string Emitter::signedResult(const std::string &rhs, mlir::Type t) {
+py::Expr Emitter::signedResult(const py::Expr &rhs, mlir::Type t) {
   std::string s = t ? ir::typeText(elementOf(t)) : "";
   if (unsignedDtype(t).empty())
     return rhs;
-  return fmt::format("({}).to(gl.int{}, bitcast=True)", rhs, s.substr(1));
+  return py::method(py::paren(rhs), "to", {py::name("gl.int" + s.substr(1))},
+                    {{"bitcast", py::boolean(true)}});
 }
 
 // The Gluon module of the arch's matrix instruction (data/hw
@@ -518,29 +397,28 @@ bool Emitter::hasOperands(const Operation &op, size_t n) {
 void Emitter::binary(const Operation &op, const char *pyOp) {
   if (!hasOperands(op, 2))
     return;
-  int prec = precedenceOf(fmt::format("a {} b", pyOp));
-  statement(op, fmt::format("{} {} {}", operand(op.operands[0], prec, false), pyOp,
-                            operand(op.operands[1], prec, true)));
+  statement(op, py::binary(pyOp, expr(op.operands[0]), expr(op.operands[1])));
 }
 
-void Emitter::call2(const Operation &op, const char *fn, const std::string &extra) {
+void Emitter::call2(const Operation &op, const char *fn, std::vector<py::Keyword> keywords) {
   if (!hasOperands(op, 2))
     return;
-  statement(op, fmt::format("{}({}, {}{})", fn, expr(op.operands[0]), expr(op.operands[1]), extra));
+  statement(op, py::call(fn, {expr(op.operands[0]), expr(op.operands[1])}, std::move(keywords)));
 }
 
 void Emitter::call1(const Operation &op, const char *fn) {
   if (!hasOperands(op, 1))
     return;
-  statement(op, fmt::format("{}({})", fn, expr(op.operands[0])));
+  statement(op, py::call(fn, {expr(op.operands[0])}));
 }
 
-void Emitter::cast(const Operation &op, bool bitcast, const std::string &extra) {
+void Emitter::cast(const Operation &op, bool bitcast, std::vector<py::Keyword> keywords) {
   if (!hasOperands(op, 1))
     return;
-  statement(op, fmt::format("{}.to({}{}{})", receiver(op.operands[0]),
-                            dtypeOf(op.results[0]->type, op.pos.line),
-                            bitcast ? ", bitcast=True" : "", extra));
+  if (bitcast)
+    keywords.insert(keywords.begin(), {"bitcast", py::boolean(true)});
+  statement(op, py::method(expr(op.operands[0]), "to", {dtype(op.results[0]->type, op.pos.line)},
+                           std::move(keywords)));
 }
 
 namespace {
@@ -634,7 +512,7 @@ std::string Emitter::combineFunction(const Operation &op) {
   for (auto &o : b.ops) {
     if (o->name == "tt.reduce.return" || o->name == "tt.scan.return") {
       for (auto *v : o->operands)
-        rets.push_back(inner.expr(v));
+        rets.push_back(py::print(inner.expr(v)));
       continue;
     }
     inner.emitOp(*o);
@@ -681,7 +559,7 @@ void Emitter::emitNested(const ir::Block *b, const std::vector<std::string> &tar
       }
       std::vector<std::string> lhs, rhs;
       for (size_t i = 0; i < o->operands.size() && i < targets.size(); ++i) {
-        std::string value = expr(o->operands[i]);
+        std::string value = py::print(expr(o->operands[i]));
         if (targets[i].empty() || (skipUnchanged && value == targets[i]))
           continue;
         lhs.push_back(targets[i]);
@@ -714,7 +592,7 @@ void Emitter::emitOp(const Operation &op) {
       if (auto lit = constantValue(op)) {
         ++opsTotal_;
         ++opsDone_;
-        return bind(op.results[0], lit->text);
+        return bind(op.results[0], py::literal(lit->text));
       }
       break;
     case FoldKind::Broadcast:
@@ -766,10 +644,11 @@ void Emitter::dispatch(const Operation &op) {
           : op.known ? "no Gluon spelling in this transcriber yet"
                      : "an op tilexform does not know");
       if (o_.allowGaps)
-        line(
-            fmt::format("gl.static_assert(False, {})",
-                        pyStringLiteral(fmt::format("tilexform: no Gluon spelling for {} (line {})",
-                                                    op.name, op.pos.line))));
+        line(py::print(
+            py::call("gl.static_assert",
+                     {py::boolean(false),
+                      py::string(fmt::format("tilexform: no Gluon spelling for {} (line {})",
+                                             op.name, op.pos.line))})));
     } else {
       it->second(*this, op);
       hints(op);

@@ -7,6 +7,7 @@
 
 #include "Fold.h"
 #include "Scope.h"
+#include "tilexform/transcribe/Py.h"
 
 #include "tilexform/analysis/Pipeline.h"
 #include "tilexform/analysis/Recover.h"
@@ -76,34 +77,33 @@ public:
   /// carries); faithful: its SSA name.
   std::string nameAs(const ir::Value *v, const std::string &base);
   /// The Python expression of `v`: what was bound to it, else its name.
-  std::string expr(const ir::Value *v);
+  /// Where it needs parentheses is the printer's concern (py::print).
+  py::Expr expr(const ir::Value *v);
+  /// The expressions of several values, in order.
+  template <typename Values> std::vector<py::Expr> exprs(const Values &values) {
+    std::vector<py::Expr> out;
+    for (const ir::Value *v : values)
+      out.push_back(expr(v));
+    return out;
+  }
   /// `v` for a spelling that reads it twice (`p.dtype` beside `p`): a
   /// folded expression is first written as a statement of its own, so
   /// that its ops are made once (while folding, the op that reads it
   /// becomes a statement instead).
-  std::string reusable(const ir::Value *v);
+  py::Expr reusable(const ir::Value *v);
   bool readable() const { return o_.style == Style::Readable; }
 
-  // Where Python's precedence needs parentheses around an operand (readable:
-  // a folded expression may be any expression; faithful's are names and
-  // literals, written as they are).
-  enum Prec { kCompare = 1, kBitOr, kBitXor, kBitAnd, kShift, kAdd, kMul, kUnary, kAtom };
-  /// The precedence of the top-level operator of a Python expression.
-  static int precedenceOf(llvm::StringRef text);
-  /// `v` as an operand of a binary operator of precedence `prec` (on its
-  /// right side: `right`), parenthesised where Python needs it.
-  std::string operand(const ir::Value *v, int prec, bool right);
-  /// `v` before `.method(...)` or `[...]`.
-  std::string receiver(const ir::Value *v);
   /// The readable base name of an op's result (the source's name for it).
   std::string sourceName(const ir::Value *v) const;
   /// Binds `v` to an expression instead of a name (a literal, `None` for a
   /// token Gluon has no counterpart for).
-  void bind(const ir::Value *v, std::string text) { exprs_[v] = std::move(text); }
+  void bind(const ir::Value *v, py::Expr e) { exprs_[v] = std::move(e); }
   bool bound(const ir::Value *v) const { return exprs_.count(v) != 0; }
 
   /// The layout constant of `t`'s encoding; a gap when it has none.
   std::string layoutOf(mlir::Type t, unsigned line);
+  /// The same as an expression (`None` after a gap).
+  py::Expr layout(mlir::Type t, unsigned line) { return py::name(layoutOf(t, line)); }
   /// The module-level name of layout `l`'s constructor at one buffer shape
   /// (`constant` is its own constant's name, if it has one).
   static std::string shapeConstantName(const analysis::RecoveredLayout &l,
@@ -112,16 +112,22 @@ public:
   /// Whether `t`'s encoding has a layout constant.
   bool hasLayoutConstant(mlir::Type t) const;
   std::string dtypeOf(mlir::Type t, unsigned line);
+  py::Expr dtype(mlir::Type t, unsigned line) { return py::name(dtypeOf(t, line)); }
 
   void gap(const std::string &kind, const std::string &what, unsigned line,
            const std::string &reason);
   /// Leaves `op` out of the anchor (a schedule hint Gluon cannot state):
   /// a comment where it stood, and an entry in the report.
   void notCarried(const ir::Operation &op, const std::string &reason);
-  void line(const std::string &text);
+  /// Writes one line at the current indent; faithful: `dumpLine` (when not
+  /// 0) as a `# line N` comment after it, the dump line it transcribes;
+  /// then `note`, when given, as a comment of its own (both styles).
+  void line(const std::string &text, unsigned dumpLine = 0, const std::string &note = "");
   /// `a, b = ` for an op's results (empty when it has none).
   std::string assign(const ir::Operation &op);
-  void statement(const ir::Operation &op, const std::string &rhs);
+  /// `op`'s results assigned `rhs` (or `rhs` alone for an op without
+  /// results); while folding, binds the result to it instead.
+  void statement(const ir::Operation &op, const py::Expr &rhs);
   void need(const std::string &import) { imports_.insert(import); }
   /// The Gluon module of AMD's instructions for this target: cdna4 on
   /// gfx950, cdna3 otherwise.
@@ -132,9 +138,9 @@ public:
   /// Whether `op` has at least `n` operands; a gap when not.
   bool hasOperands(const ir::Operation &op, size_t n);
   void binary(const ir::Operation &op, const char *pyOp);
-  void call2(const ir::Operation &op, const char *fn, const std::string &extra = "");
+  void call2(const ir::Operation &op, const char *fn, std::vector<py::Keyword> keywords = {});
   void call1(const ir::Operation &op, const char *fn);
-  void cast(const ir::Operation &op, bool bitcast = false, const std::string &extra = "");
+  void cast(const ir::Operation &op, bool bitcast = false, std::vector<py::Keyword> keywords = {});
 
   // Gluon's integers carry their signedness in the type, plain's IR in the
   // op: an unsigned op reads its operands through a bitcast to the unsigned
@@ -142,11 +148,9 @@ public:
   // bitcasts are between equal IR types, so they fold away.
   /// `x.to(gl.uint32, bitcast=True)` for an integer value; a literal as is
   /// (it takes the other operand's type).
-  std::string unsignedOperand(const ir::Value *v);
-  /// The same before `.to(...)`: a literal in parentheses.
-  std::string unsignedReceiver(const ir::Value *v);
+  py::Expr unsignedOperand(const ir::Value *v);
   /// `(rhs).to(gl.int32, bitcast=True)` for an integer result type.
-  std::string signedResult(const std::string &rhs, mlir::Type t);
+  py::Expr signedResult(const py::Expr &rhs, mlir::Type t);
   /// The unsigned dtype of an integer element type (`gl.uint32`); empty for
   /// i1 and non-integers.
   static std::string unsignedDtype(mlir::Type t);
@@ -257,7 +261,7 @@ private:
   /// The layouts written per buffer shape, by attribute text.
   std::map<std::string, const analysis::RecoveredLayout *> perShape_;
   Scope scope_;
-  std::map<const ir::Value *, std::string> exprs_;
+  std::map<const ir::Value *, py::Expr> exprs_;
   std::string body_;
   std::vector<std::string> helpers_; // combine functions, emitted before the kernel
   std::map<std::string, std::string> helperByBody_;

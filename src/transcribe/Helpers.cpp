@@ -328,9 +328,9 @@ void Emitter::emitHelperCall(const HelperRun &run) {
         through(operand, [&](const Value *v) {
           if (!v || definedInside(v) || !seen.insert(v).second)
             return;
-          std::string text = expr(v);
-          if (isLiteralText(text))
-            inner.bind(v, text);
+          py::Expr x = expr(v);
+          if (isLiteralText(py::print(x)))
+            inner.bind(v, x);
           else
             reads.push_back(v);
         });
@@ -352,7 +352,7 @@ void Emitter::emitHelperCall(const HelperRun &run) {
     if (at >= defParams.size() || !Scope::isIdentifier(defParams[at]))
       continue;
     for (const Value *v : reads)
-      if (!placed.count(v) && expr(v) == text) {
+      if (!placed.count(v) && py::print(expr(v)) == text) {
         placed[v] = {at, defParams[at]};
         break;
       }
@@ -381,7 +381,8 @@ void Emitter::emitHelperCall(const HelperRun &run) {
     size_t pb = placed.count(b) ? placed[b].first : SIZE_MAX;
     return pa < pb;
   });
-  std::vector<std::string> params, args;
+  std::vector<std::string> params;
+  std::vector<py::Expr> args;
   for (const Value *v : reads) {
     params.push_back(placed.count(v) ? inner.nameAs(v, placed[v].second) : inner.nameFor(v));
     args.push_back(expr(v));
@@ -401,9 +402,10 @@ void Emitter::emitHelperCall(const HelperRun &run) {
       through(result, [&](const Value *r) {
         if (!r || !definedInside(r) || std::find(outs.begin(), outs.end(), r) != outs.end())
           return;
-        std::string text = inner.expr(r);
+        py::Expr x = inner.expr(r);
+        std::string text = py::print(x);
         if (isLiteralText(text)) {
-          bind(r, text);
+          bind(r, x);
           return;
         }
         rets.push_back(text);
@@ -448,7 +450,7 @@ void Emitter::emitHelperCall(const HelperRun &run) {
   }
   scope_.reserve(name);
   countHelper(name, run.sourceName, 1);
-  std::string call = fmt::format("{}({})", name, llvm::join(args, ", "));
+  py::Expr call = py::call(name, std::move(args));
   // A call whose one result the next statement reads inside its
   // expression, where plain's last op of the call was folded: written
   // there (`b_A * exp2(b_g - b_gk)`), when evaluating the call (its
@@ -490,7 +492,7 @@ void Emitter::emitHelperCall(const HelperRun &run) {
                     sourceName(v) == sourceName(outs.back()) && Scope::isIdentifier(rets[i]);
     names.push_back(shadowed ? nameAs(v, rets[i]) : nameFor(v));
   }
-  line(names.empty() ? call : llvm::join(names, ", ") + " = " + call);
+  line((names.empty() ? "" : llvm::join(names, ", ") + " = ") + py::print(call));
 }
 
 } // namespace tilexform::transcribe

@@ -194,7 +194,7 @@ llvm::Expected<TranscribeReport> Emitter::run() {
       if (!a->uses.empty())
         gap("op", "tensor descriptor field " + a->name, fn->pos.line,
             "the kernel reads a descriptor's shape or stride argument directly");
-      bind(a, "None");
+      bind(a, py::none());
       continue;
     }
     // A parameter keeps the name plain's Python function gives it (the
