@@ -41,7 +41,17 @@ std::string carriedName(Emitter &e, const Value *arg, const Operation *yielded, 
     if (n == "stage" || n == "fill_stage" || n == "phase")
       return n;
   }
+  // A value the source does not name is carried under its role (a mask,
+  // a predicate), not under a name the pipeliner's copies borrowed.
   std::string own = withoutSuffix(arg->name);
+  if (e.readable() && yielded && !yielded->results.empty() &&
+      !e.namesItsValue(yielded->results[0])) {
+    if (std::string role = e.roleOf(yielded->results[0]); role != e.neutralName())
+      return role;
+    // The argument's name is the borrowed one too (MLIR prints it after it).
+    if (own == yielded->loc.name)
+      return e.neutralName();
+  }
   if (!own.empty() && own.rfind("arg", 0) != 0 && !std::isdigit(static_cast<unsigned char>(own[0])))
     return own;
   for (const Operation *d :
@@ -110,7 +120,11 @@ void emitFor(Emitter &e, const Operation &op) {
       own = own || withoutSuffix(r->name) == iv;
     for (const std::string &c : carried)
       own = own || c == iv;
-    e.nameAs(b.arguments[0], own ? "i" : iv);
+    // The source's own (`for start_n in range(...)`), where the source is
+    // at hand: the pipeliner renames the loop's values after what it
+    // carries.
+    std::string fromSource = e.loopVariable(op);
+    e.nameAs(b.arguments[0], !fromSource.empty() ? fromSource : own ? "i" : iv);
   }
   std::string numStages = op.intAttr("tt.num_stages") ? fmt::format("plain: tt.num_stages = {}",
                                                                     *op.intAttr("tt.num_stages"))

@@ -146,9 +146,92 @@ std::string roleName(const Value *v) {
 
 } // namespace
 
+const NamePlan &Emitter::names() const {
+  if (!names_)
+    names_ = std::make_shared<const NamePlan>(m_);
+  return *names_;
+}
+
+std::string Emitter::roleOf(const Value *v) const {
+  // A value of another shape or layout is the value it was made from
+  // (`gl.full([128], qk_scale, ...)` is the scale), a view of a buffer
+  // (a ring's slot) the buffer's.
+  static const std::set<std::string> kSameValue = {
+      "tt.splat",          "tt.broadcast",       "tt.expand_dims",    "ttg.convert_layout",
+      "tt.reshape",        "tt.trans",           "ttg.memdesc_index", "ttg.memdesc_subslice",
+      "ttg.memdesc_trans", "ttg.memdesc_reshape"};
+  for (int hops = 0; hops < 64 && v->definingOp && kSameValue.count(v->definingOp->name) &&
+                     !v->definingOp->operands.empty() && !names().namesItsValue(v);
+       ++hops)
+    v = v->definingOp->operands[0];
+  const Operation *d = v->definingOp;
+  // What it was made from is named already (a loop's variable): that name.
+  if (scope_.named(v))
+    return withoutSuffix(scope_.nameOf(v));
+  if (!d || names().namesItsValue(v))
+    return sourceName(v);
+  if (d->name == "ttg.local_alloc")
+    return holdsBarriers(v) ? barrierName(v) : "smem";
+  // A truth value: a predicate, or a mask of a tensor's elements.
+  if (mlir::Type e = v->type ? elementOf(v->type) : mlir::Type(); e && e.isInteger(1))
+    return isTensor(v->type) ? "mask" : "pred";
+  // The next stage of a ring: what the select that wraps it around gives
+  // the stage counter.
+  if (d->name == "arith.addi")
+    for (auto &[u, _] : v->uses)
+      if (u->name == "arith.select" && !u->results.empty())
+        if (std::string role = roleName(u->results[0]); !role.empty())
+          return "next_" + role;
+  return names().neutral();
+}
+
+std::string Emitter::barrierName(const Value *ring) const {
+  // What the ring's barriers track: the buffers the TMA copies that
+  // arrive on them fill (`a_bar`; `ready_bar` for several), else the MMAs
+  // that arrive on them.
+  std::set<std::string> filled;
+  bool mma = false;
+  auto bufferOf = [](const Value *view) {
+    for (int hops = 0; hops < 64 && view && view->definingOp &&
+                       llvm::StringRef(view->definingOp->name).starts_with("ttg.memdesc_") &&
+                       !view->definingOp->operands.empty();
+         ++hops)
+      view = view->definingOp->operands[0];
+    return view;
+  };
+  std::vector<const Value *> views = {ring};
+  for (size_t i = 0; i < views.size() && i < 4096; ++i)
+    for (auto &[u, _] : views[i]->uses) {
+      if (llvm::StringRef(u->name).starts_with("ttg.memdesc_") && !u->results.empty())
+        views.push_back(u->results[0]);
+      else if (u->name == "ttng.async_tma_copy_global_to_local" &&
+               u->operand("barrier") == views[i])
+        if (const Value *buf = bufferOf(u->operand("result")); buf && buf != ring) {
+          std::string b = sourceName(buf);
+          if (llvm::StringRef(b).ends_with("_smem"))
+            b.resize(b.size() - 5);
+          filled.insert(b);
+        }
+      mma = mma || llvm::StringRef(u->name).starts_with("ttng.tc_gen5");
+    }
+  if (filled.size() == 1)
+    return *filled.begin() + "_bar";
+  return !filled.empty() ? "ready_bar" : mma ? "mma_bar" : "bar";
+}
+
 std::string Emitter::sourceName(const Value *v) const {
   if (std::string role = roleName(v); !role.empty())
     return role;
+  // A warpgroup MMA wait gives back the values it waited for, each under
+  // its own name.
+  if (const Operation *d = v->definingOp;
+      d && d->name == "ttng.warp_group_dot_wait" && v->resultIndex < d->operands.size())
+    if (const Value *dep = d->operands[v->resultIndex]; !bound(dep) && scope_.named(dep))
+      return withoutSuffix(scope_.nameOf(dep));
+    else if (auto it = exprs_.find(dep); it != exprs_.end() && it->second.isIdentifier())
+      return withoutSuffix(py::print(it->second));
+  if (v->definingOp && !names().namesItsValue(v))
+    return roleOf(v);
   std::string base;
   if (const Operation *d = v->definingOp) {
     // The name the line being written gives it (an inlined helper's op is
@@ -272,6 +355,19 @@ void Emitter::sourceComment() {
   std::string quote = sourceLine(curFile_, curLine_);
   body_ += std::string(size_t(indent_) * 4, ' ') + "# " + pyCommentText(where) +
            (quote.empty() ? "" : "  " + pyCommentText(quote)) + "\n";
+}
+
+std::string Emitter::loopVariable(const Operation &loop) {
+  std::string line = sourceLine(loop.loc.file, loop.loc.line);
+  llvm::StringRef text = line;
+  if (!text.consume_front("for") || text.empty() ||
+      !std::isspace(static_cast<unsigned char>(text[0])))
+    return "";
+  text = text.ltrim();
+  llvm::StringRef name = text.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; });
+  if (!text.drop_front(name.size()).ltrim().starts_with("in") || !Scope::isIdentifier(name.str()))
+    return "";
+  return name.str();
 }
 
 const SourceText *Emitter::source(const std::string &file) {
@@ -486,6 +582,7 @@ std::string Emitter::combineFunction(const Operation &op) {
   const ir::Block &b = *op.regions[0]->blocks[0];
   // The body in its own scope: names from the region's arguments.
   Emitter inner(m_, rec_, o_);
+  inner.shareNames(*this);
   inner.indent_ = 1;
   inner.plan_ = plan_;
   inner.inner_ = true;

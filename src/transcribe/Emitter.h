@@ -6,6 +6,7 @@
 #pragma once
 
 #include "Fold.h"
+#include "Names.h"
 #include "Scope.h"
 #include "tilexform/transcribe/Py.h"
 
@@ -93,8 +94,22 @@ public:
   py::Expr reusable(const ir::Value *v);
   bool readable() const { return o_.style == Style::Readable; }
 
-  /// The readable base name of an op's result (the source's name for it).
+  /// The readable base name of an op's result: the source's name for it
+  /// where the dump's name is the value's own (NamePlan), else its role.
   std::string sourceName(const ir::Value *v) const;
+  /// The name of a value the source does not name: the value it is a
+  /// broadcast or conversion of, its role (`pred`, `mask`, `next_stage`)
+  /// or a neutral name.
+  std::string roleOf(const ir::Value *v) const;
+  /// Whether the dump's name of `v` is the source's name of `v` (NamePlan).
+  bool namesItsValue(const ir::Value *v) const { return names().namesItsValue(v); }
+  const std::string &neutralName() const { return names().neutral(); }
+  /// The variable of the source's `for NAME in ...` at `loop`'s line; empty
+  /// when the source is not at hand or the line is no such loop.
+  std::string loopVariable(const ir::Operation &loop);
+  /// A ring of barriers the source does not name: after the buffers its
+  /// TMA copies fill (`a_bar`), `ready_bar` for several, `mma_bar`.
+  std::string barrierName(const ir::Value *ring) const;
   /// Binds `v` to an expression instead of a name (a literal, `None` for a
   /// token Gluon has no counterpart for).
   void bind(const ir::Value *v, py::Expr e) { exprs_[v] = std::move(e); }
@@ -278,6 +293,18 @@ private:
   size_t opsTotal_ = 0, opsDone_ = 0;
   // Readable.
   const FoldPlan *plan_ = nullptr;
+  /// Which names of the dump name their values, made on first use and
+  /// shared with the emitters of combine functions, helpers and noinline
+  /// functions.
+  const NamePlan &names() const;
+  mutable std::shared_ptr<const NamePlan> names_;
+  /// An inner emitter's names are its outer one's (readable only: faithful
+  /// keeps plain's).
+  void shareNames(const Emitter &outer) {
+    if (outer.readable())
+      names_ = std::shared_ptr<const NamePlan>(outer.names_ ? outer.names_
+                                                            : (outer.names(), outer.names_));
+  }
   FoldPlan ownPlan_;
   bool inner_ = false; // a combine function's body: no source comments
   std::string curFile_, lastFile_;

@@ -297,6 +297,7 @@ void Emitter::emitHelperCall(const HelperRun &run) {
   };
   // The helper's body in a scope of its own, one call deeper.
   Emitter inner(m_, rec_, o_);
+  inner.shareNames(*this);
   inner.depth_ = depth_ + 1;
   inner.absorbed_ = absorbed_;
   inner.notes_ = notes_; // a ring allocated inside keeps its comment

@@ -20,6 +20,11 @@ public:
   std::string nameFor(const ir::Value *v, const std::string &base);
   /// Whether `v` has a name yet.
   bool named(const ir::Value *v) const { return names_.count(v) != 0; }
+  /// Its name when it has one, else empty.
+  std::string nameOf(const ir::Value *v) const {
+    auto it = names_.find(v);
+    return it != names_.end() ? it->second : "";
+  }
   /// Takes `name` for something else of the module (the kernel, a helper).
   void reserve(const std::string &name) { used_.insert(name); }
   /// Takes `name` for a module-level binding of this, the module's, scope

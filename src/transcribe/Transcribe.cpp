@@ -87,6 +87,7 @@ void Emitter::emitNoinlineFunction(const Operation &fn, const std::string &name)
   // The body in a scope of its own, as a combine function's; what it adds
   // to the module (imports, constants, combine functions) is the module's.
   Emitter inner(m_, rec_, o_);
+  inner.shareNames(*this);
   inner.inner_ = true;
   inner.absorbed_ = absorbed_;
   inner.functionNames_ = functionNames_;
