@@ -52,6 +52,8 @@ void configureTerminal() {
 
 bool quiet() { return gSettings.quiet; }
 
+void warning(const std::string &text) { spdlog::warn("{}", terminalText(text)); }
+
 bool colour(bool toStdout) {
   if (gSettings.color == "always")
     return true;

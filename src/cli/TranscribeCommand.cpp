@@ -4,6 +4,7 @@
 #include "tilexform/cli/Commands.h"
 #include "tilexform/cli/CommonOptions.h"
 #include "tilexform/cli/ReportView.h"
+#include "tilexform/cli/Terminal.h"
 #include "tilexform/source/GeneratedModule.h"
 #include "tilexform/support/SourceFiles.h"
 #include "tilexform/transcribe/Transcribe.h"
@@ -191,6 +192,16 @@ int runTranscribeCommand() {
     }
     bool ours = err.isA<source::UnsafeModuleError>();
     return reportError(std::move(err), ours ? kExitInternal : kExitInput);
+  }
+  // Readable without any of the sources the dump names: say where they
+  // were looked for, once (the anchor lacks the source's lines, helpers
+  // and loop variables, not its correctness).
+  if (o.sources && sources.askedFor() > 0 && sources.found() == 0) {
+    warning(fmt::format("none of the {} source file{} the dump's locations name was found in {}; "
+                        "pass --source-root DIR for the source's lines, helpers and loop "
+                        "variables",
+                        sources.askedFor(), sources.askedFor() == 1 ? "" : "s",
+                        fmt::join(roots, ", ")));
   }
   bool blocked = !r->blockedBy.empty();
   Verdict verdict = !blocked         ? Verdict::Transcribed

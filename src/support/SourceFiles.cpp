@@ -174,6 +174,17 @@ const SourceText *SourceFiles::tryRead(const std::string &candidate, std::string
   return slot.get();
 }
 
+size_t SourceFiles::askedFor() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return byName_.size();
+}
+
+size_t SourceFiles::found() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return size_t(std::count_if(byName_.begin(), byName_.end(),
+                              [](const auto &kv) { return kv.second.text != nullptr; }));
+}
+
 const SourceText *SourceFiles::lines(const std::string &file) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (auto it = byName_.find(file); it != byName_.end())

@@ -225,11 +225,13 @@ std::string Emitter::sourceName(const Value *v) const {
   // A warpgroup MMA wait gives back the values it waited for, each under
   // its own name.
   if (const Operation *d = v->definingOp;
-      d && d->name == "ttng.warp_group_dot_wait" && v->resultIndex < d->operands.size())
-    if (const Value *dep = d->operands[v->resultIndex]; !bound(dep) && scope_.named(dep))
+      d && d->name == "ttng.warp_group_dot_wait" && v->resultIndex < d->operands.size()) {
+    const Value *dep = d->operands[v->resultIndex];
+    if (!bound(dep) && scope_.named(dep))
       return withoutSuffix(scope_.nameOf(dep));
-    else if (auto it = exprs_.find(dep); it != exprs_.end() && it->second.isIdentifier())
+    if (auto it = exprs_.find(dep); it != exprs_.end() && it->second.isIdentifier())
       return withoutSuffix(py::print(it->second));
+  }
   if (v->definingOp && !names().namesItsValue(v))
     return roleOf(v);
   std::string base;

@@ -12,8 +12,9 @@ namespace {
 
 /// A location as a key: its names, its position and the calls it is in.
 std::string locationKey(const ir::SourceLoc &loc, bool withFirstName) {
-  std::string key = fmt::format("{}\x1f{}\x1f{}:{}:{}", loc.name, withFirstName ? loc.firstName : "",
-                                loc.file, loc.line, withFirstName ? loc.col : 0);
+  std::string key =
+      fmt::format("{}\x1f{}\x1f{}:{}:{}", loc.name, withFirstName ? loc.firstName : "", loc.file,
+                  loc.line, withFirstName ? loc.col : 0);
   for (const ir::CallSite &c : loc.callers)
     key += fmt::format("\x1f{}:{}:{}", c.file, c.line, c.col);
   return key;
@@ -67,8 +68,8 @@ NamePlan::NamePlan(const ir::Module &m) {
     // is a sub-expression another statement shares (CSE keeps the first
     // statement's location).
     for (auto &[block, rs] : results) {
-      const ir::Operation *last =
-          *std::max_element(rs.begin(), rs.end(), [&](auto *a, auto *b) { return order[a] < order[b]; });
+      const ir::Operation *last = *std::max_element(
+          rs.begin(), rs.end(), [&](auto *a, auto *b) { return order[a] < order[b]; });
       for (const ir::Operation *op : rs)
         if (op->name != last->name)
           subExpressions_.insert(op);

@@ -19,6 +19,10 @@ void configureTerminal();
 /// `-q`: warnings and progress lines are not printed (errors still are).
 bool quiet();
 
+/// `tilexform: warning: TEXT` on stderr, unless `-q` (TEXT through
+/// terminalText).
+void warning(const std::string &text);
+
 /// Whether text written to stdout (`toStdout`) or stderr is coloured:
 /// `--color always|never`, else NO_COLOR unset and the stream a terminal.
 bool colour(bool toStdout);

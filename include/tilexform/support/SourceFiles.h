@@ -108,6 +108,12 @@ public:
   /// The resolved roots, for messages.
   const std::vector<std::string> &roots() const { return roots_; }
 
+  /// How many distinct file names were asked for, and how many of them
+  /// were read (a command says so when a dump names sources and none was
+  /// found).
+  size_t askedFor() const;
+  size_t found() const;
+
 private:
   struct Entry {
     const SourceText *text = nullptr;
