@@ -35,11 +35,25 @@ std::string withoutSuffix(std::string n) {
 /// when the source gave it one, else the value the body yields for it, else
 /// its initial value's.
 std::string carriedName(Emitter &e, const Value *arg, const Operation *yielded, const Value *init) {
-  // A pipeliner's counter is named after its role (`stage`, `phase`).
-  if (yielded && !yielded->results.empty()) {
-    std::string n = e.sourceName(yielded->results[0]);
-    if (n == "stage" || n == "fill_stage" || n == "phase")
+  // A pipeliner's counter is named after its role (`stage`, `phase`): what
+  // the body does with it (a barrier wait's parity) or with the value it
+  // yields.
+  auto isRole = [](const std::string &n) {
+    return n == "stage" || n == "fill_stage" || n == "phase";
+  };
+  for (const Value *v : {arg, yielded && !yielded->results.empty() ? yielded->results[0] : arg}) {
+    std::string n = e.sourceName(v);
+    if (isRole(n))
       return n;
+  }
+  // A value the loop hands to a counter's variable for the next iteration
+  // (`phase, next_phase = next_phase, ...`): that counter's next value.
+  if (const ir::Block *b = arg->ownerBlock; b && !b->ops.empty()) {
+    const Operation *yield = b->ops.back().get();
+    for (size_t j = 0; yield->name == "scf.yield" && j < yield->operands.size(); ++j)
+      if (yield->operands[j] == arg && j + 1 < b->arguments.size() && b->arguments[j + 1] != arg)
+        if (std::string n = e.sourceName(b->arguments[j + 1]); isRole(n))
+          return "next_" + n;
   }
   // A value the source does not name is carried under its role (a mask,
   // a predicate), not under a name the pipeliner's copies borrowed.

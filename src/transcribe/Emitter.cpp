@@ -232,6 +232,17 @@ std::string Emitter::sourceName(const Value *v) const {
     if (auto it = exprs_.find(dep); it != exprs_.end() && it->second.isIdentifier())
       return withoutSuffix(py::print(it->second));
   }
+  // What a loop yields for a counter's variable is that counter's.
+  for (auto &[u, at] : v->uses)
+    if (u->name == "scf.yield" && u->parentBlock && u->parentBlock->parent &&
+        u->parentBlock->parent->parent && u->parentBlock->parent->parent->name == "scf.for" &&
+        at + 1 < u->parentBlock->arguments.size() &&
+        scope_.named(u->parentBlock->arguments[at + 1])) {
+      std::string counter = withoutSuffix(scope_.nameOf(u->parentBlock->arguments[at + 1]));
+      if (counter == "stage" || counter == "fill_stage" || counter == "phase" ||
+          llvm::StringRef(counter).starts_with("next_"))
+        return counter;
+    }
   if (v->definingOp && !names().namesItsValue(v))
     return roleOf(v);
   std::string base;

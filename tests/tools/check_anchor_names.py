@@ -29,7 +29,7 @@ IDENT = re.compile(r"^[A-Za-z_]\w*$")
 STATEMENT = re.compile(r"^\s+([A-Za-z_]\w*(?:, [A-Za-z_]\w*)*) = (.*)$")
 SAME_VALUE = [re.compile(p) for p in (r"^gl\.full\(\[[^\]]*\], ([A-Za-z_]\w*),",
                                       r"^([A-Za-z_]\w*)(?:\[|\.broadcast_to\(|\.index\(|\.permute\()",
-                                      r"^gl\.convert_layout\(([A-Za-z_]\w*),")]
+                                      r"^gl\.convert_layout\(([A-Za-z_]\w*)[,\[.]")]
 
 
 def base(name):
