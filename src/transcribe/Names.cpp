@@ -20,7 +20,12 @@ std::string locationKey(const ir::SourceLoc &loc, bool withFirstName) {
   return key;
 }
 
-bool hasRegions(const ir::Operation &op) { return !op.regions.empty(); }
+/// Control flow with results: its location names all of them (each
+/// assignment of a loop-carried variable renames the loop), and passes copy
+/// it to the ops they make for the loop.
+bool isControlFlow(const ir::Operation &op) {
+  return op.name == "scf.for" || op.name == "scf.while" || op.name == "scf.if";
+}
 
 } // namespace
 
@@ -33,7 +38,7 @@ NamePlan::NamePlan(const ir::Module &m) {
     if (op->loc.name.empty())
       return;
     names.insert(op->loc.name);
-    if (hasRegions(*op) && !op->results.empty())
+    if (isControlFlow(*op) && !op->results.empty())
       loopLocations.insert(locationKey(op->loc, true));
     else
       named.push_back(op);
