@@ -215,6 +215,9 @@ void printJsonWithArrays(const Json &doc, llvm::ArrayRef<RenderedArray> arrays) 
 
 namespace {
 bool gOneInput = false;
+/// One error line as the error document writes it: severity, file, line,
+/// col, message.
+Json errorEntry(llvm::StringRef line);
 } // namespace
 
 bool oneInputRun() { return gOneInput; }
@@ -268,12 +271,22 @@ int runOverInputs(const char *command, const std::vector<std::string> &files, bo
       if (o.error.empty() && !o.reported)
         printJson(o.doc);
   } else if (json) {
+    // Every input has its entry, in the order given: its own document,
+    // or the error document of an input that could not be read; the
+    // envelope's verdict is the worst entry's.
     Verdict verdict = Verdict::None;
     int worst = -1;
-    Json results = Json::array();
+    Json results = Json::array(), failures = Json::array();
     for (auto &o : out) {
-      if (!o.error.empty() || o.reported)
+      if (o.reported)
         continue;
+      if (!o.error.empty()) {
+        int exit = std::max(o.exitCode, int(kExitInput));
+        o.doc = envelope(command, Verdict::Error, exit);
+        o.doc["errors"] = Json::array({errorEntry(o.error)});
+        failures.push_back(errorEntry(o.error));
+        o.exitCode = exit;
+      }
       if (o.exitCode > worst) {
         worst = o.exitCode;
         verdict = parseVerdict(o.doc.value("verdict", "")).value_or(Verdict::None);
@@ -282,6 +295,10 @@ int runOverInputs(const char *command, const std::vector<std::string> &files, bo
     }
     int overall = failed ? std::max(code, int(kExitInput)) : code;
     Json j = envelope(command, verdict, overall);
+    // An envelope whose verdict is ERROR is an error document too: its
+    // errors[] are the failed inputs'.
+    if (verdict == Verdict::Error)
+      j["errors"] = std::move(failures);
     j["input_count"] = files.size();
     j["failed_count"] = errors.size();
     j["results"] = std::move(results);
@@ -454,12 +471,16 @@ void recordErrorLine(llvm::StringRef line) {
   ErrorDocument &doc = errorDocument();
   if (!doc.on)
     return;
+  doc.errors.push_back(errorEntry(line));
+}
+
+Json errorEntry(llvm::StringRef line) {
   ErrorParts parts = splitErrorLine(line);
-  doc.errors.push_back(Json{{"severity", parts.severity},
-                            {"file", parts.file.empty() ? Json(nullptr) : Json(parts.file)},
-                            {"line", parts.line ? Json(parts.line) : Json(nullptr)},
-                            {"col", parts.col ? Json(parts.col) : Json(nullptr)},
-                            {"message", parts.message}});
+  return Json{{"severity", parts.severity},
+              {"file", parts.file.empty() ? Json(nullptr) : Json(parts.file)},
+              {"line", parts.line ? Json(parts.line) : Json(nullptr)},
+              {"col", parts.col ? Json(parts.col) : Json(nullptr)},
+              {"message", parts.message}};
 }
 
 std::string sourceQuote(llvm::StringRef line) {
