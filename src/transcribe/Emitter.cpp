@@ -457,7 +457,8 @@ std::string Emitter::unsignedDtype(mlir::Type t) {
 py::Expr Emitter::unsignedOperand(const Value *v) {
   py::Expr x = expr(v);
   std::string u = v ? unsignedDtype(v->type) : "";
-  llvm::StringRef digits = llvm::StringRef(py::print(x)).ltrim('-');
+  std::string text = py::print(x);
+  llvm::StringRef digits = llvm::StringRef(text).ltrim('-');
   if (u.empty() || (x.isNumber() && !digits.empty() && llvm::all_of(digits, llvm::isDigit)))
     return x; // a literal takes the type of the other operand
   return py::method(x.isIdentifier() ? x : py::paren(x), "to", {py::name(u)},
