@@ -282,9 +282,10 @@ int runOverInputs(const char *command, const std::vector<std::string> &files, bo
         continue;
       if (!o.error.empty()) {
         int exit = std::max(o.exitCode, int(kExitInput));
+        Json entry = errorEntry(o.error);
+        failures.push_back(entry);
         o.doc = envelope(command, Verdict::Error, exit);
-        o.doc["errors"] = Json::array({errorEntry(o.error)});
-        failures.push_back(errorEntry(o.error));
+        o.doc["errors"] = Json::array({std::move(entry)});
         o.exitCode = exit;
       }
       if (o.exitCode > worst) {

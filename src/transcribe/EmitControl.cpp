@@ -38,12 +38,9 @@ std::string carriedName(Emitter &e, const Value *arg, const Operation *yielded, 
   // A pipeliner's counter is named after its role (`stage`, `phase`): what
   // the body does with it (a barrier wait's parity) or with the value it
   // yields.
-  auto isRole = [](const std::string &n) {
-    return n == "stage" || n == "fill_stage" || n == "phase";
-  };
   for (const Value *v : {arg, yielded && !yielded->results.empty() ? yielded->results[0] : arg}) {
     std::string n = e.sourceName(v);
-    if (isRole(n))
+    if (Emitter::isCounterName(n))
       return n;
   }
   // A value the loop hands to a counter's variable for the next iteration
@@ -52,7 +49,7 @@ std::string carriedName(Emitter &e, const Value *arg, const Operation *yielded, 
     const Operation *yield = b->ops.back().get();
     for (size_t j = 0; yield->name == "scf.yield" && j < yield->operands.size(); ++j)
       if (yield->operands[j] == arg && j + 1 < b->arguments.size() && b->arguments[j + 1] != arg)
-        if (std::string n = e.sourceName(b->arguments[j + 1]); isRole(n))
+        if (std::string n = e.sourceName(b->arguments[j + 1]); Emitter::isCounterName(n))
           return "next_" + n;
   }
   // A value the source does not name is carried under its role (a mask,
@@ -121,7 +118,8 @@ void emitFor(Emitter &e, const Operation &op) {
       carried.push_back("");
       continue;
     }
-    std::string n = e.nameAs(arg, carriedName(e, arg, src, inits[i]));
+    // Faithful keeps plain's names: the readable base is not asked for.
+    std::string n = e.nameAs(arg, e.readable() ? carriedName(e, arg, src, inits[i]) : "");
     carried.push_back(n);
     e.line(n + " = " + py::print(init));
   }

@@ -239,8 +239,7 @@ std::string Emitter::sourceName(const Value *v) const {
         at + 1 < u->parentBlock->arguments.size() &&
         scope_.named(u->parentBlock->arguments[at + 1])) {
       std::string counter = withoutSuffix(scope_.nameOf(u->parentBlock->arguments[at + 1]));
-      if (counter == "stage" || counter == "fill_stage" || counter == "phase" ||
-          llvm::StringRef(counter).starts_with("next_"))
+      if (isCounterName(counter) || llvm::StringRef(counter).starts_with("next_"))
         return counter;
     }
   if (v->definingOp && !names().namesItsValue(v))

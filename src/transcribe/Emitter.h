@@ -107,6 +107,10 @@ public:
   /// The variable of the source's `for NAME in ...` at `loop`'s line; empty
   /// when the source is not at hand or the line is no such loop.
   std::string loopVariable(const ir::Operation &loop);
+  /// A pipeliner's counter's role name: `stage`, `fill_stage`, `phase`.
+  static bool isCounterName(llvm::StringRef n) {
+    return n == "stage" || n == "fill_stage" || n == "phase";
+  }
   /// A ring of barriers the source does not name: after the buffers its
   /// TMA copies fill (`a_bar`), `ready_bar` for several, `mma_bar`.
   std::string barrierName(const ir::Value *ring) const;
