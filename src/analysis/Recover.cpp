@@ -2,6 +2,7 @@
 
 #include "tilexform/hw/ArchData.h"
 #include "tilexform/hw/Target.h"
+#include "tilexform/layout/Kind.h"
 #include "tilexform/source/GeneratedModule.h"
 #include "tilexform/support/PythonText.h"
 #include "tilexform/support/Text.h"
@@ -900,10 +901,16 @@ std::vector<std::string> constantNames(const RecoverReport &r,
     taken.insert(name);
     return name;
   };
-  // Roles first, for every layout that is no slice or operand of another.
+  // Shared layouts by what they are (one buffer's layout often serves both
+  // operands); the others by role, for every layout that is no slice or
+  // operand of another.
   for (size_t i = 0; i < n; ++i) {
-    if (r.layouts[i].gluon && !parents[i])
-      names[i] = claim(constantName(r.layouts[i].role));
+    if (!r.layouts[i].gluon || parents[i])
+      continue;
+    const layout::KindInfo *kind =
+        r.layouts[i].encoding ? layout::kindOf(*r.layouts[i].encoding) : nullptr;
+    names[i] = claim(kind && kind->constantName ? kind->constantName(*r.layouts[i].encoding)
+                                                : constantName(r.layouts[i].role));
   }
   // Then each derived layout from its parent's name (chains resolve in turns).
   for (bool progress = true; progress;) {

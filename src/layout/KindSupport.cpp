@@ -2,6 +2,9 @@
 
 #include "tilexform/layout/Validate.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 namespace tilexform::layout::detail {
 
 std::vector<unsigned> orderForDotOperand(unsigned opIdx, unsigned rank, bool kContig) {
@@ -132,6 +135,17 @@ LinearLayout basesOverShape(const GluonArgs &a, std::vector<std::pair<std::strin
     return LinearLayout();
   }
   return std::move(*l);
+}
+
+std::string swizzleConstantName(const char *prefix, unsigned vec, unsigned perPhase,
+                                unsigned maxPhase, const std::vector<unsigned> &order) {
+  std::string name = fmt::format("{}_V{}_P{}_M{}", prefix, vec, perPhase, maxPhase);
+  bool rowMajor = true;
+  for (size_t i = 0; i < order.size(); ++i)
+    rowMajor = rowMajor && order[i] == order.size() - 1 - i;
+  if (!rowMajor)
+    name += fmt::format("_ORDER{}", fmt::join(order, ""));
+  return name;
 }
 
 } // namespace tilexform::layout::detail

@@ -73,5 +73,10 @@ std::string checkCga(const CGALayout &cga, size_t rank);
 /// and the pre-3.3 `#ttg.shared`).
 std::string checkSwizzle(unsigned vec, unsigned perPhase, unsigned maxPhase,
                          const std::vector<unsigned> &order, const CGALayout &cga);
+/// A module constant's name for a swizzled shared layout, by its fields:
+/// `SWIZZLED_SHARED_V8_P1_M8`, `_ORDER01` where the order is not the
+/// row-major one.
+std::string swizzleConstantName(const char *prefix, unsigned vec, unsigned perPhase,
+                                unsigned maxPhase, const std::vector<unsigned> &order);
 
 } // namespace tilexform::layout::detail

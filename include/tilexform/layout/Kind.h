@@ -145,6 +145,10 @@ struct KindInfo {
   /// The product of warpsPerCTA (a parent's for slice and dot_op); null
   /// when the kind does not define it.
   unsigned (*warps)(const Encoding &) = nullptr;
+  /// The name of a module constant holding the layout, by what it is
+  /// (`NVMMA_SHARED_128B`, `SWIZZLED_SHARED_V8_P1_M8`); null: the constant is
+  /// named by the role of its first use.
+  std::string (*constantName)(const Encoding &) = nullptr;
   /// The layout it stands on (slice, dot_op); null when none.
   const EncodingPtr *(*parent)(const Encoding &) = nullptr;
   /// The linear layout of a dot_op whose parent is this kind; null when

@@ -50,6 +50,11 @@ unsigned rank(const Encoding &enc) {
   return unsigned(enc.as<LegacySharedEncoding>()->order.size());
 }
 
+std::string constantName(const Encoding &enc) {
+  const auto &e = *enc.as<LegacySharedEncoding>();
+  return swizzleConstantName("SHARED", e.vec, e.perPhase, e.maxPhase, e.order);
+}
+
 } // namespace
 
 KindInfo legacySharedKind() {
@@ -61,7 +66,8 @@ KindInfo legacySharedKind() {
           .emitGluon = emitGluon,
           .validate = validate,
           .linear = linear,
-          .rank = rank};
+          .rank = rank,
+          .constantName = constantName};
 }
 
 } // namespace tilexform::layout::kinds

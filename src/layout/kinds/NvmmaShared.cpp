@@ -197,6 +197,22 @@ llvm::Expected<LinearLayout> linear(const Encoding &enc, const std::vector<int64
 
 unsigned rank(const Encoding &enc) { return enc.as<NVMMASharedEncoding>()->rank; }
 
+/// `NVMMA_SHARED_128B`; `_T` transposed, the element width where it is not
+/// 16 bits, `_FP4PADDED` and the rank where it is not 2.
+std::string constantName(const Encoding &enc) {
+  const auto &e = *enc.as<NVMMASharedEncoding>();
+  std::string name = fmt::format("NVMMA_SHARED_{}B", e.swizzlingByteWidth);
+  if (e.transposed)
+    name += "_T";
+  if (e.elementBitWidth != 16)
+    name += fmt::format("_{}BIT", e.elementBitWidth);
+  if (e.fp4Padded)
+    name += "_FP4PADDED";
+  if (e.rank != 2)
+    name += fmt::format("_{}D", e.rank);
+  return name;
+}
+
 } // namespace
 
 KindInfo nvmmaSharedKind() {
@@ -212,7 +228,8 @@ KindInfo nvmmaSharedKind() {
           .emitGluon = emitGluon,
           .validate = validate,
           .linear = linear,
-          .rank = rank};
+          .rank = rank,
+          .constantName = constantName};
 }
 
 } // namespace tilexform::layout::kinds

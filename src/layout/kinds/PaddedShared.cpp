@@ -198,6 +198,14 @@ unsigned rank(const Encoding &enc) {
   return e.orderOnly.empty() ? unsigned(e.linear.numOutDims()) : unsigned(e.orderOnly.size());
 }
 
+/// `PADDED_SHARED_512P16`: each interval and its padding.
+std::string constantName(const Encoding &enc) {
+  std::string name = "PADDED_SHARED";
+  for (auto [interval, padding] : enc.as<PaddedSharedEncoding>()->intervalPaddings)
+    name += fmt::format("_{}P{}", interval, padding);
+  return name;
+}
+
 } // namespace
 
 KindInfo paddedSharedKind() {
@@ -214,7 +222,8 @@ KindInfo paddedSharedKind() {
           .emitGluon = emitGluon,
           .validate = validate,
           .linear = linear,
-          .rank = rank};
+          .rank = rank,
+          .constantName = constantName};
 }
 
 } // namespace tilexform::layout::kinds

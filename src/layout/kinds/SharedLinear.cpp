@@ -106,6 +106,8 @@ unsigned rank(const Encoding &enc) {
   return unsigned(enc.as<SharedLinearEncoding>()->ll.numOutDims());
 }
 
+std::string constantName(const Encoding &) { return "SHARED_LINEAR"; }
+
 } // namespace
 
 KindInfo sharedLinearKind() {
@@ -121,7 +123,8 @@ KindInfo sharedLinearKind() {
           .emitGluon = emitGluon,
           .validate = validate,
           .linear = linear,
-          .rank = rank};
+          .rank = rank,
+          .constantName = constantName};
 }
 
 } // namespace tilexform::layout::kinds

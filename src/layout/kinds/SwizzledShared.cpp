@@ -106,6 +106,12 @@ unsigned rank(const Encoding &enc) {
   return unsigned(enc.as<SwizzledSharedEncoding>()->order.size());
 }
 
+std::string constantName(const Encoding &enc) {
+  const auto &e = *enc.as<SwizzledSharedEncoding>();
+  return swizzleConstantName(e.rotating ? "ROTATING_SHARED" : "SWIZZLED_SHARED", e.vec, e.perPhase,
+                             e.maxPhase, e.order);
+}
+
 bool isRotating(const Encoding &enc) { return enc.as<SwizzledSharedEncoding>()->rotating; }
 bool isSwizzled(const Encoding &enc) { return !isRotating(enc); }
 
@@ -124,7 +130,8 @@ KindInfo swizzledSharedKind() {
           .emitGluon = emitGluon,
           .validate = validate,
           .linear = linear,
-          .rank = rank};
+          .rank = rank,
+          .constantName = constantName};
 }
 
 // AMD's rotating form: no Gluon class in Triton 3.6.
@@ -138,7 +145,8 @@ KindInfo amdRotatingSharedKind() {
           .emitGluon = emitGluon,
           .validate = validate,
           .linear = linear,
-          .rank = rank};
+          .rank = rank,
+          .constantName = constantName};
 }
 
 } // namespace tilexform::layout::kinds

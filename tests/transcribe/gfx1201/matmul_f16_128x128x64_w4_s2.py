@@ -33,10 +33,10 @@ B_LOAD_LAYOUT = gl.constexpr(gl.BlockedLayout(size_per_thread=[1, 8], threads_pe
 ACC_LAYOUT = gl.constexpr(gl.amd.AMDWMMALayout(version=2, transposed=True, warps_per_cta=[2, 2], instr_shape=[16, 16, 16]))
 
 # #shared (swizzled_shared), role shared_a
-A_SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=1, max_phase=8, order=[1, 0]))
+SWIZZLED_SHARED_V8_P1_M8 = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=1, max_phase=8, order=[1, 0]))
 
 # #shared1 (swizzled_shared), role shared_b
-B_SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=[1, 0]))
+SWIZZLED_SHARED_V1_P1_M1 = gl.constexpr(gl.SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=[1, 0]))
 
 # slice1_blocked (slice), role elementwise
 A_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=A_LOAD_LAYOUT))
@@ -154,8 +154,8 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm):
     bv_51 = gl.load(bp_46, mask=acc_50, other=cst_1)  # line 96
     bp_52 = sbk * 64  # line 97
     bp_53 = gl.full([64, 128], bp_52, gl.int32, layout=B_LOAD_LAYOUT)  # line 98
-    av_54 = gl.allocate_shared_memory(gl.float16, [1, 128, 64], A_SHARED_LAYOUT)  # line 99
-    bv_55 = gl.allocate_shared_memory(gl.float16, [1, 64, 128], B_SHARED_LAYOUT)  # line 100
+    av_54 = gl.allocate_shared_memory(gl.float16, [1, 128, 64], SWIZZLED_SHARED_V8_P1_M8)  # line 99
+    bv_55 = gl.allocate_shared_memory(gl.float16, [1, 64, 128], SWIZZLED_SHARED_V1_P1_M1)  # line 100
     av_56 = av_54.index(0)  # line 101
     av_56.store(av_37)  # line 102
     bv_57 = bv_55.index(0)  # line 103

@@ -32,13 +32,13 @@ STORE_LAYOUT = gl.constexpr(gl.DistributedLinearLayout(reg_bases=[[0, 1], [0, 2]
 ACC_LAYOUT = gl.constexpr(gl.amd.AMDMFMALayout(version=4, instr_shape=[32, 32, 16], transposed=True, warps_per_cta=[4, 1]))
 
 # #shared (swizzled_shared), role shared_a
-A_SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=2, max_phase=8, order=[1, 0]))
+SWIZZLED_SHARED_V8_P2_M8 = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=2, max_phase=8, order=[1, 0]))
 
 # #shared1 (swizzled_shared), role shared_b
-B_SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=2, max_phase=8, order=[0, 1]))
+SWIZZLED_SHARED_V8_P2_M8_ORDER01 = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=2, max_phase=8, order=[0, 1]))
 
 # #shared2 (swizzled_shared), role shared_b
-B_SHARED_LAYOUT_1 = gl.constexpr(gl.SwizzledSharedLayout(vec=4, per_phase=2, max_phase=8, order=[1, 0]))
+SWIZZLED_SHARED_V4_P2_M8 = gl.constexpr(gl.SwizzledSharedLayout(vec=4, per_phase=2, max_phase=8, order=[1, 0]))
 
 # slice1_mma (slice), role reduction
 ACC_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=ACC_LAYOUT))
@@ -130,7 +130,7 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     q_26 = q_23.broadcast_to([128, 64])  # line 62
     q_27 = q_24 + q_26  # line 63
     q_28 = gl.load(q_27)  # line 64
-    q_29 = gl.allocate_shared_memory(gl.float16, [128, 64], A_SHARED_LAYOUT, q_28)  # line 65
+    q_29 = gl.allocate_shared_memory(gl.float16, [128, 64], SWIZZLED_SHARED_V8_P2_M8, q_28)  # line 65
     q_30 = q_29.load(A_OPERAND_LAYOUT)  # line 66
     qk_scale = sm_scale * 1.442695  # line 67
     k = K + off_6  # line 68
@@ -157,7 +157,7 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
         k_50 = k_49.broadcast_to([64, 64])  # line 86
         k_51 = k_50 + k_34  # line 87
         k_52 = gl.load(k_51)  # line 88
-        k_53 = gl.allocate_shared_memory(gl.float16, [64, 64], B_SHARED_LAYOUT, k_52)  # line 89
+        k_53 = gl.allocate_shared_memory(gl.float16, [64, 64], SWIZZLED_SHARED_V8_P2_M8_ORDER01, k_52)  # line 89
         k_54 = k_53.load(B_OPERAND_LAYOUT)  # line 90
         qk = cdna4.mfma(q_30, k_54, cst)  # line 91
         m_ij_55 = gl.reduce(qk, 1, _combine_maxnumf)  # line 92
@@ -184,7 +184,7 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
         v_75 = gl.load(v_74)  # line 121
         acc_76 = p_62.to(gl.float16)  # line 122
         acc_77 = gl.convert_layout(acc_76, A_OPERAND_LAYOUT_1)  # line 123
-        v_78 = gl.allocate_shared_memory(gl.float16, [64, 64], B_SHARED_LAYOUT_1, v_75)  # line 124
+        v_78 = gl.allocate_shared_memory(gl.float16, [64, 64], SWIZZLED_SHARED_V4_P2_M8, v_75)  # line 124
         v_79 = v_78.load(B_OPERAND_LAYOUT_1)  # line 125
         acc_80 = cdna4.mfma(acc_77, v_79, acc_69)  # line 126
         m_i_41, l_i_42, arg9 = m_ij_57, l_i_66, acc_80

@@ -33,13 +33,13 @@ STORE_LAYOUT = gl.constexpr(gl.DistributedLinearLayout(reg_bases=[[0, 1], [0, 2]
 ACC_LAYOUT = gl.constexpr(gl.amd.AMDMFMALayout(version=4, instr_shape=[32, 32, 16], transposed=True, warps_per_cta=[4, 1]))
 
 # #shared (swizzled_shared), role shared_a
-A_SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=2, max_phase=8, order=[1, 0]))
+SWIZZLED_SHARED_V8_P2_M8 = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=2, max_phase=8, order=[1, 0]))
 
 # #shared1 (swizzled_shared), role shared_b
-B_SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=2, max_phase=8, order=[0, 1]))
+SWIZZLED_SHARED_V8_P2_M8_ORDER01 = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=2, max_phase=8, order=[0, 1]))
 
 # #shared2 (swizzled_shared), role shared_b
-B_SHARED_LAYOUT_1 = gl.constexpr(gl.SwizzledSharedLayout(vec=4, per_phase=2, max_phase=8, order=[1, 0]))
+SWIZZLED_SHARED_V4_P2_M8 = gl.constexpr(gl.SwizzledSharedLayout(vec=4, per_phase=2, max_phase=8, order=[1, 0]))
 
 # slice1_mma (slice), role reduction
 ACC_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=ACC_LAYOUT))
@@ -150,7 +150,7 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     q_26 = q_23.broadcast_to([128, 64])  # line 64
     q_27 = q_24 + q_26  # line 65
     q_28 = gl.load(q_27)  # line 66
-    q_29 = gl.allocate_shared_memory(gl.float16, [128, 64], A_SHARED_LAYOUT, q_28)  # line 67
+    q_29 = gl.allocate_shared_memory(gl.float16, [128, 64], SWIZZLED_SHARED_V8_P2_M8, q_28)  # line 67
     q_30 = q_29.load(A_OPERAND_LAYOUT)  # line 68
     qk_scale = sm_scale * 1.442695  # line 69
     k = K + off_6  # line 70
@@ -163,8 +163,8 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     v = V + off_6  # line 77
     v_35 = gl.full([64, 1], v, v.dtype, layout=A_LOAD_LAYOUT)  # line 78
     v_36 = q_23.broadcast_to([64, 64])  # line 79
-    k_37 = gl.allocate_shared_memory(gl.float16, [1, 64, 64], B_SHARED_LAYOUT)  # line 80
-    v_38 = gl.allocate_shared_memory(gl.float16, [1, 64, 64], B_SHARED_LAYOUT_1)  # line 81
+    k_37 = gl.allocate_shared_memory(gl.float16, [1, 64, 64], SWIZZLED_SHARED_V8_P2_M8_ORDER01)  # line 80
+    v_38 = gl.allocate_shared_memory(gl.float16, [1, 64, 64], SWIZZLED_SHARED_V4_P2_M8)  # line 81
     acc_39 = N_CTX > 0  # line 82
     k_40 = gl.expand_dims(offs_n, 0)  # line 83
     k_41 = k_40 * cst_2  # line 84

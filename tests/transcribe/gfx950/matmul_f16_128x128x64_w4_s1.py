@@ -35,10 +35,10 @@ STORE_LAYOUT = gl.constexpr(gl.DistributedLinearLayout(reg_bases=[[0, 1], [0, 2]
 ACC_LAYOUT = gl.constexpr(gl.amd.AMDMFMALayout(version=4, instr_shape=[32, 32, 16], transposed=True, warps_per_cta=[2, 2]))
 
 # #shared (swizzled_shared), role shared_a
-A_SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=2, max_phase=8, order=[1, 0]))
+SWIZZLED_SHARED_V8_P2_M8 = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=2, max_phase=8, order=[1, 0]))
 
 # #shared1 (swizzled_shared), role shared_b
-B_SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=1, max_phase=16, order=[1, 0]))
+SWIZZLED_SHARED_V8_P1_M16 = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=1, max_phase=16, order=[1, 0]))
 
 # slice1_blocked (slice), role elementwise
 A_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=A_LOAD_LAYOUT))
@@ -150,9 +150,9 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm):
         bv_53 = bp_32 < bv  # line 95
         bv_54 = bv_53.broadcast_to([64, 128])  # line 96
         bv_55 = gl.load(bp_47, mask=bv_54, other=cst_1)  # line 97
-        av_56 = gl.allocate_shared_memory(gl.float16, [128, 64], A_SHARED_LAYOUT, av_52)  # line 98
+        av_56 = gl.allocate_shared_memory(gl.float16, [128, 64], SWIZZLED_SHARED_V8_P2_M8, av_52)  # line 98
         av_57 = av_56.load(A_OPERAND_LAYOUT)  # line 99
-        bv_58 = gl.allocate_shared_memory(gl.float16, [64, 128], B_SHARED_LAYOUT, bv_55)  # line 100
+        bv_58 = gl.allocate_shared_memory(gl.float16, [64, 128], SWIZZLED_SHARED_V8_P1_M16, bv_55)  # line 100
         bv_59 = bv_58.load(B_OPERAND_LAYOUT)  # line 101
         acc_60 = cdna4.mfma(av_57, bv_59, acc_45)  # line 102
         ap_61 = ap_46 + cst  # line 103

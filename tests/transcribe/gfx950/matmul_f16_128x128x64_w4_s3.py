@@ -36,10 +36,10 @@ STORE_LAYOUT = gl.constexpr(gl.DistributedLinearLayout(reg_bases=[[0, 1], [0, 2]
 ACC_LAYOUT = gl.constexpr(gl.amd.AMDMFMALayout(version=4, instr_shape=[32, 32, 16], transposed=True, warps_per_cta=[2, 2]))
 
 # #shared (swizzled_shared), role shared_a
-A_SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=2, max_phase=8, order=[1, 0]))
+SWIZZLED_SHARED_V8_P2_M8 = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=2, max_phase=8, order=[1, 0]))
 
 # #shared1 (swizzled_shared), role shared_b
-B_SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=1, max_phase=16, order=[1, 0]))
+SWIZZLED_SHARED_V8_P1_M16 = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=1, max_phase=16, order=[1, 0]))
 
 # slice1_blocked (slice), role elementwise
 A_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=A_LOAD_LAYOUT))
@@ -157,8 +157,8 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm):
     bv_51 = gl.load(bp_46, mask=acc_50, other=cst_1)  # line 98
     bp_52 = sbk * 64  # line 99
     bp_53 = gl.full([64, 128], bp_52, gl.int32, layout=B_LOAD_LAYOUT)  # line 100
-    av_54 = gl.allocate_shared_memory(gl.float16, [2, 128, 64], A_SHARED_LAYOUT)  # line 101
-    bv_55 = gl.allocate_shared_memory(gl.float16, [2, 64, 128], B_SHARED_LAYOUT)  # line 102
+    av_54 = gl.allocate_shared_memory(gl.float16, [2, 128, 64], SWIZZLED_SHARED_V8_P2_M8)  # line 101
+    bv_55 = gl.allocate_shared_memory(gl.float16, [2, 64, 128], SWIZZLED_SHARED_V8_P1_M16)  # line 102
     av_56 = av_54.index(0)  # line 103
     av_56.store(av_37)  # line 104
     bv_57 = bv_55.index(0)  # line 105

@@ -31,13 +31,13 @@ B_LOAD_LAYOUT = gl.constexpr(gl.BlockedLayout(size_per_thread=[8, 1], threads_pe
 REDUCE_LAYOUT = gl.constexpr(gl.DistributedLinearLayout(reg_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane_bases=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp_bases=[[32, 0], [64, 0]], block_bases=[], shape=[128, 64]))
 
 # #shared (nvmma_shared), role shared_a
-A_SHARED_LAYOUT = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
+NVMMA_SHARED_128B = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
 
 # #shared1 (nvmma_shared), role shared_b
-B_SHARED_LAYOUT = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, transposed=True))
+NVMMA_SHARED_128B_T = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, transposed=True))
 
 # #shared2 (swizzled_shared), role shared_staging
-SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=[0]))
+SWIZZLED_SHARED_V1_P1_M1 = gl.constexpr(gl.SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=[0]))
 
 # #tmem (tensor_memory_encoding), role accumulator
 ACC_LAYOUT = gl.constexpr(gl.nvidia.blackwell.TensorMemoryLayout(block=[128, 64], col_stride=1))
@@ -105,7 +105,7 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     q_19 = q_17.broadcast_to([128, 64])  # line 55
     q_20 = q_18 + q_19  # line 56
     q_21 = gl.load(q_20)  # line 57
-    q_22 = gl.allocate_shared_memory(gl.float16, [128, 64], A_SHARED_LAYOUT, q_21)  # line 58
+    q_22 = gl.allocate_shared_memory(gl.float16, [128, 64], NVMMA_SHARED_128B, q_21)  # line 58
     qk_scale = sm_scale * 1.442695  # line 59
     k = K + off_7  # line 60
     k_23 = gl.full([1, 64], k, k.dtype, layout=B_LOAD_LAYOUT)  # line 61
@@ -133,9 +133,9 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
         k_42 = k_41.broadcast_to([64, 64])  # line 81
         k_43 = k_42 + k_26  # line 82
         k_44 = gl.load(k_43)  # line 83
-        k_45 = gl.allocate_shared_memory(gl.float16, [64, 64], B_SHARED_LAYOUT, k_44)  # line 84
+        k_45 = gl.allocate_shared_memory(gl.float16, [64, 64], NVMMA_SHARED_128B_T, k_44)  # line 84
         fence_async_shared()  # line 85
-        qk_46 = gl.allocate_shared_memory(gl.int64, [1], SHARED_LAYOUT)  # line 86
+        qk_46 = gl.allocate_shared_memory(gl.int64, [1], SWIZZLED_SHARED_V1_P1_M1)  # line 86
         mbarrier.init(qk_46, count=1)  # line 87
         tcgen05_mma(q_22, k_45, qk, use_acc=False, pred=True, mbarriers=[qk_46], mbarrier_preds=[True])  # line 88
         mbarrier.wait(qk_46, 0, pred=True)  # line 89
@@ -162,14 +162,14 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
         v_64 = v_63.broadcast_to([64, 64])  # line 118
         v_65 = v_64 + v_28  # line 119
         v_66 = gl.load(v_65)  # line 120
-        v_67 = gl.allocate_shared_memory(gl.float16, [64, 64], A_SHARED_LAYOUT, v_66)  # line 121
+        v_67 = gl.allocate_shared_memory(gl.float16, [64, 64], NVMMA_SHARED_128B, v_66)  # line 121
         acc_68 = p_55.to(gl.float16)  # line 122
         acc_69 = acc.load(REDUCE_LAYOUT)  # line 123
         acc_70 = acc_69 * acc_60  # line 124
         acc.store(acc_70, pred=True)  # line 125
         acc_71 = allocate_tensor_memory(gl.float16, [128, 64], ACC_LAYOUT, acc_68)  # line 126
         fence_async_shared()  # line 127
-        acc_72 = gl.allocate_shared_memory(gl.int64, [1], SHARED_LAYOUT)  # line 128
+        acc_72 = gl.allocate_shared_memory(gl.int64, [1], SWIZZLED_SHARED_V1_P1_M1)  # line 128
         mbarrier.init(acc_72, count=1)  # line 129
         tcgen05_mma(acc_71, v_67, acc, use_acc=True, pred=True, mbarriers=[acc_72], mbarrier_preds=[True])  # line 130
         mbarrier.wait(acc_72, 0, pred=True)  # line 131

@@ -32,13 +32,13 @@ B_LOAD_LAYOUT = gl.constexpr(gl.BlockedLayout(size_per_thread=[8, 1], threads_pe
 REDUCE_LAYOUT = gl.constexpr(gl.DistributedLinearLayout(reg_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]], lane_bases=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp_bases=[[32, 0], [64, 0]], block_bases=[], shape=[128, 64]))
 
 # #shared (nvmma_shared), role shared_a
-A_SHARED_LAYOUT = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
+NVMMA_SHARED_128B = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
 
 # #shared1 (swizzled_shared), role shared_staging
-SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=[0]))
+SWIZZLED_SHARED_V1_P1_M1 = gl.constexpr(gl.SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=[0]))
 
 # #shared2 (nvmma_shared), role shared_b
-B_SHARED_LAYOUT = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, transposed=True))
+NVMMA_SHARED_128B_T = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, transposed=True))
 
 # #tmem (tensor_memory_encoding), role accumulator
 ACC_LAYOUT = gl.constexpr(gl.nvidia.blackwell.TensorMemoryLayout(block=[128, 64], col_stride=1))
@@ -121,7 +121,7 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     q_22 = q_20.broadcast_to([128, 64])  # line 61
     q_23 = q_21 + q_22  # line 62
     q_24 = gl.load(q_23)  # line 63
-    q_25 = gl.allocate_shared_memory(gl.float16, [128, 64], A_SHARED_LAYOUT, q_24)  # line 64
+    q_25 = gl.allocate_shared_memory(gl.float16, [128, 64], NVMMA_SHARED_128B, q_24)  # line 64
     qk_scale = sm_scale * 1.442695  # line 65
     k = K + off_10  # line 66
     k_26 = gl.full([1, 64], k, k.dtype, layout=B_LOAD_LAYOUT)  # line 67
@@ -135,18 +135,18 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     v_31 = q_20.broadcast_to([64, 64])  # line 75
     acc = allocate_tensor_memory(gl.float32, [128, 64], ACC_LAYOUT)  # line 76
     acc.store(cst_4, pred=True)  # line 77
-    acc_32 = gl.allocate_shared_memory(gl.int64, [2, 1], SHARED_LAYOUT)  # line 78
+    acc_32 = gl.allocate_shared_memory(gl.int64, [2, 1], SWIZZLED_SHARED_V1_P1_M1)  # line 78
     acc_33 = acc_32.index(0)  # line 79
     mbarrier.init(acc_33, count=1)  # line 80
     acc_34 = acc_32.index(1)  # line 81
     mbarrier.init(acc_34, count=1)  # line 82
-    acc_35 = gl.allocate_shared_memory(gl.int64, [2, 1], SHARED_LAYOUT)  # line 83
+    acc_35 = gl.allocate_shared_memory(gl.int64, [2, 1], SWIZZLED_SHARED_V1_P1_M1)  # line 83
     acc_36 = acc_35.index(0)  # line 84
     mbarrier.init(acc_36, count=1)  # line 85
     acc_37 = acc_35.index(1)  # line 86
     mbarrier.init(acc_37, count=1)  # line 87
-    k_38 = gl.allocate_shared_memory(gl.float16, [2, 64, 64], B_SHARED_LAYOUT)  # line 88
-    v_39 = gl.allocate_shared_memory(gl.float16, [2, 64, 64], A_SHARED_LAYOUT)  # line 89
+    k_38 = gl.allocate_shared_memory(gl.float16, [2, 64, 64], NVMMA_SHARED_128B_T)  # line 88
+    v_39 = gl.allocate_shared_memory(gl.float16, [2, 64, 64], NVMMA_SHARED_128B)  # line 89
     acc_40 = N_CTX > 0  # line 90
     k_41 = gl.expand_dims(offs_n, 0)  # line 91
     k_42 = k_41 * cst_0  # line 92

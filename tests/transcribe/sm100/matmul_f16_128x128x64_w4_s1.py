@@ -34,10 +34,10 @@ B_LOAD_LAYOUT = gl.constexpr(gl.BlockedLayout(size_per_thread=[1, 8], threads_pe
 LAYOUT = gl.constexpr(gl.DistributedLinearLayout(reg_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane_bases=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp_bases=[[32, 0], [64, 0]], block_bases=[], shape=[128, 128]))
 
 # #shared (nvmma_shared), role shared_a
-A_SHARED_LAYOUT = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
+NVMMA_SHARED_128B = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
 
 # #shared1 (swizzled_shared), role shared_staging
-SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=[0]))
+SWIZZLED_SHARED_V1_P1_M1 = gl.constexpr(gl.SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=[0]))
 
 # #tmem (tensor_memory_encoding), role accumulator
 ACC_LAYOUT = gl.constexpr(gl.nvidia.blackwell.TensorMemoryLayout(block=[128, 128], col_stride=1))
@@ -135,14 +135,14 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm):
         av_48 = ap_26 < av_47  # line 92
         av_49 = av_48.broadcast_to([128, 64])  # line 93
         av_50 = gl.load(ap_44, mask=av_49, other=cst_0)  # line 94
-        av_51 = gl.allocate_shared_memory(gl.float16, [128, 64], A_SHARED_LAYOUT, av_50)  # line 95
+        av_51 = gl.allocate_shared_memory(gl.float16, [128, 64], NVMMA_SHARED_128B, av_50)  # line 95
         bv = gl.full([64, 1], av_46, gl.int32, layout=B_LOAD_LAYOUT)  # line 96
         bv_52 = bp_30 < bv  # line 97
         bv_53 = bv_52.broadcast_to([64, 128])  # line 98
         bv_54 = gl.load(bp_45, mask=bv_53, other=cst_1)  # line 99
-        bv_55 = gl.allocate_shared_memory(gl.float16, [64, 128], A_SHARED_LAYOUT, bv_54)  # line 100
+        bv_55 = gl.allocate_shared_memory(gl.float16, [64, 128], NVMMA_SHARED_128B, bv_54)  # line 100
         fence_async_shared()  # line 101
-        acc_56 = gl.allocate_shared_memory(gl.int64, [1], SHARED_LAYOUT)  # line 102
+        acc_56 = gl.allocate_shared_memory(gl.int64, [1], SWIZZLED_SHARED_V1_P1_M1)  # line 102
         mbarrier.init(acc_56, count=1)  # line 103
         tcgen05_mma(av_51, bv_55, acc, use_acc=arg12, pred=True, mbarriers=[acc_56], mbarrier_preds=[True])  # line 104
         mbarrier.wait(acc_56, 0, pred=True)  # line 105

@@ -34,10 +34,10 @@ B_LOAD_LAYOUT = gl.constexpr(gl.BlockedLayout(size_per_thread=[1, 8], threads_pe
 LAYOUT = gl.constexpr(gl.DistributedLinearLayout(reg_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64]], lane_bases=[[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp_bases=[[32, 0], [64, 0]], block_bases=[], shape=[128, 128]))
 
 # #shared (swizzled_shared), role shared_staging
-SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=[0]))
+SWIZZLED_SHARED_V1_P1_M1 = gl.constexpr(gl.SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=[0]))
 
 # #shared1 (nvmma_shared), role shared_a
-A_SHARED_LAYOUT = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
+NVMMA_SHARED_128B = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
 
 # #tmem (tensor_memory_encoding), role accumulator
 ACC_LAYOUT = gl.constexpr(gl.nvidia.blackwell.TensorMemoryLayout(block=[128, 128], col_stride=1))
@@ -125,13 +125,13 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm):
     bp_40 = gl.full([64, 128], bp_39, gl.int32, layout=B_LOAD_LAYOUT)  # line 87
     acc = allocate_tensor_memory(gl.float32, [128, 128], ACC_LAYOUT)  # line 88
     acc.store(cst_2, pred=True)  # line 89
-    acc_41 = gl.allocate_shared_memory(gl.int64, [2, 1], SHARED_LAYOUT)  # line 90
+    acc_41 = gl.allocate_shared_memory(gl.int64, [2, 1], SWIZZLED_SHARED_V1_P1_M1)  # line 90
     acc_42 = acc_41.index(0)  # line 91
     mbarrier.init(acc_42, count=1)  # line 92
     acc_43 = acc_41.index(1)  # line 93
     mbarrier.init(acc_43, count=1)  # line 94
-    av = gl.allocate_shared_memory(gl.float16, [3, 128, 64], A_SHARED_LAYOUT)  # line 95
-    bv = gl.allocate_shared_memory(gl.float16, [3, 64, 128], A_SHARED_LAYOUT)  # line 96
+    av = gl.allocate_shared_memory(gl.float16, [3, 128, 64], NVMMA_SHARED_128B)  # line 95
+    bv = gl.allocate_shared_memory(gl.float16, [3, 64, 128], NVMMA_SHARED_128B)  # line 96
     acc_44 = v1 > 0  # line 97
     av_45 = gl.full([1, 64], K, gl.int32, layout=A_LOAD_LAYOUT)  # line 98
     av_46 = ap_26 < av_45  # line 99

@@ -22,7 +22,7 @@ from triton.experimental.gluon.language.nvidia.ampere import async_copy
 REDUCE_LAYOUT = gl.constexpr(gl.BlockedLayout(size_per_thread=[4], threads_per_warp=[32], warps_per_cta=[4], order=[0]))
 
 # #shared (swizzled_shared), role shared_staging
-SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=[0]))
+SWIZZLED_SHARED_V1_P1_M1 = gl.constexpr(gl.SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=[0]))
 
 
 @gluon.jit
@@ -47,7 +47,7 @@ def rownorm_tlrange(x, o, stride, N, eps):
     xv_2 = row * stride  # line 28
     xv_3 = x + xv_2  # line 29
     xv_4 = gl.full([512], xv_3, xv_3.dtype, layout=REDUCE_LAYOUT)  # line 30
-    xv_5 = gl.allocate_shared_memory(gl.float16, [2, 512], SHARED_LAYOUT)  # line 31
+    xv_5 = gl.allocate_shared_memory(gl.float16, [2, 512], SWIZZLED_SHARED_V1_P1_M1)  # line 31
     acc = N > 0  # line 32
     xv_6 = cols < xv  # line 33
     xv_7 = xv_4 + cols  # line 34
@@ -107,7 +107,7 @@ def rownorm_tlrange(x, o, stride, N, eps):
     v0 = o + xv_2  # line 87
     v1 = gl.full([512], v0, v0.dtype, layout=REDUCE_LAYOUT)  # line 88
     v2 = gl.full([512], r_27, gl.float32, layout=REDUCE_LAYOUT)  # line 89
-    v = gl.allocate_shared_memory(gl.float16, [2, 512], SHARED_LAYOUT)  # line 90
+    v = gl.allocate_shared_memory(gl.float16, [2, 512], SWIZZLED_SHARED_V1_P1_M1)  # line 90
     v_28 = v.index(0)  # line 91
     async_copy.async_copy_global_to_shared(v_28, xv_7, mask=acc_10)  # line 92
     async_copy.commit_group()  # line 93

@@ -29,10 +29,10 @@ B_LOAD_LAYOUT = gl.constexpr(gl.BlockedLayout(size_per_thread=[8, 1], threads_pe
 ACC_LAYOUT = gl.constexpr(gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, 64, 16]))
 
 # #shared (nvmma_shared), role shared_a
-A_SHARED_LAYOUT = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
+NVMMA_SHARED_128B = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
 
 # #shared1 (nvmma_shared), role shared_b
-B_SHARED_LAYOUT = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, transposed=True))
+NVMMA_SHARED_128B_T = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, transposed=True))
 
 # slice1_mma (slice), role reduction
 ACC_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=ACC_LAYOUT))
@@ -100,7 +100,7 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     q_19 = q_17.broadcast_to([128, 64])  # line 51
     q_20 = q_18 + q_19  # line 52
     q_21 = gl.load(q_20)  # line 53
-    q_22 = gl.allocate_shared_memory(gl.float16, [128, 64], A_SHARED_LAYOUT, q_21)  # line 54
+    q_22 = gl.allocate_shared_memory(gl.float16, [128, 64], NVMMA_SHARED_128B, q_21)  # line 54
     qk_scale = sm_scale * 1.442695  # line 55
     k = K + off_7  # line 56
     k_23 = gl.full([1, 64], k, k.dtype, layout=B_LOAD_LAYOUT)  # line 57
@@ -126,7 +126,7 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
         k_40 = k_39.broadcast_to([64, 64])  # line 74
         k_41 = k_40 + k_26  # line 75
         k_42 = gl.load(k_41)  # line 76
-        k_43 = gl.allocate_shared_memory(gl.float16, [64, 64], B_SHARED_LAYOUT, k_42)  # line 77
+        k_43 = gl.allocate_shared_memory(gl.float16, [64, 64], NVMMA_SHARED_128B_T, k_42)  # line 77
         fence_async_shared()  # line 78
         qk = warpgroup_mma(q_22, k_43, cst_0, is_async=True)  # line 79
         qk_44_0, qk_44_1, qk_44_2 = warpgroup_mma_wait(0, deps=[qk, q_22, k_43])  # line 80
@@ -152,7 +152,7 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
         v_63 = v_62.broadcast_to([64, 64])  # line 108
         v_64 = v_63 + v_28  # line 109
         v_65 = gl.load(v_64)  # line 110
-        v_66 = gl.allocate_shared_memory(gl.float16, [64, 64], A_SHARED_LAYOUT, v_65)  # line 111
+        v_66 = gl.allocate_shared_memory(gl.float16, [64, 64], NVMMA_SHARED_128B, v_65)  # line 111
         acc_67 = p_52.to(gl.float16)  # line 112
         acc_68 = gl.convert_layout(acc_67, A_OPERAND_LAYOUT)  # line 113
         fence_async_shared()  # line 114

@@ -30,10 +30,10 @@ B_LOAD_LAYOUT = gl.constexpr(gl.BlockedLayout(size_per_thread=[8, 1], threads_pe
 ACC_LAYOUT = gl.constexpr(gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, 64, 16]))
 
 # #shared (nvmma_shared), role shared_a
-A_SHARED_LAYOUT = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
+NVMMA_SHARED_128B = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
 
 # #shared1 (nvmma_shared), role shared_b
-B_SHARED_LAYOUT = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, transposed=True))
+NVMMA_SHARED_128B_T = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, transposed=True))
 
 # slice1_mma (slice), role reduction
 ACC_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=ACC_LAYOUT))
@@ -101,7 +101,7 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     q_19 = q_17.broadcast_to([128, 64])  # line 54
     q_20 = q_18 + q_19  # line 55
     q_21 = gl.load(q_20)  # line 56
-    q_22 = gl.allocate_shared_memory(gl.float16, [128, 64], A_SHARED_LAYOUT, q_21)  # line 57
+    q_22 = gl.allocate_shared_memory(gl.float16, [128, 64], NVMMA_SHARED_128B, q_21)  # line 57
     qk_scale = sm_scale * 1.442695  # line 58
     k = K + off_7  # line 59
     k_23 = gl.full([1, 64], k, k.dtype, layout=B_LOAD_LAYOUT)  # line 60
@@ -113,8 +113,8 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX):
     v = V + off_7  # line 66
     v_27 = gl.full([64, 1], v, v.dtype, layout=A_LOAD_LAYOUT)  # line 67
     v_28 = q_17.broadcast_to([64, 64])  # line 68
-    k_29 = gl.allocate_shared_memory(gl.float16, [2, 64, 64], B_SHARED_LAYOUT)  # line 69
-    v_30 = gl.allocate_shared_memory(gl.float16, [2, 64, 64], A_SHARED_LAYOUT)  # line 70
+    k_29 = gl.allocate_shared_memory(gl.float16, [2, 64, 64], NVMMA_SHARED_128B_T)  # line 69
+    v_30 = gl.allocate_shared_memory(gl.float16, [2, 64, 64], NVMMA_SHARED_128B)  # line 70
     acc = N_CTX > 0  # line 71
     k_31 = gl.expand_dims(offs_n, 0)  # line 72
     k_32 = k_31 * cst_4  # line 73

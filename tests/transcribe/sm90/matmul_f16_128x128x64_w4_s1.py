@@ -32,7 +32,7 @@ A_LOAD_LAYOUT = gl.constexpr(gl.BlockedLayout(size_per_thread=[1, 8], threads_pe
 ACC_LAYOUT = gl.constexpr(gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, 128, 16]))
 
 # #shared (nvmma_shared), role shared_a
-A_SHARED_LAYOUT = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
+NVMMA_SHARED_128B = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
 
 # slice1_blocked1 (slice), role elementwise
 A_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=A_LOAD_LAYOUT))
@@ -125,12 +125,12 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm):
         av_47 = ap_26 < av_46  # line 86
         av_48 = av_47.broadcast_to([128, 64])  # line 87
         av_49 = gl.load(ap_43, mask=av_48, other=cst_1)  # line 88
-        av_50 = gl.allocate_shared_memory(gl.float16, [128, 64], A_SHARED_LAYOUT, av_49)  # line 89
+        av_50 = gl.allocate_shared_memory(gl.float16, [128, 64], NVMMA_SHARED_128B, av_49)  # line 89
         bv = gl.full([64, 1], av_45, gl.int32, layout=B_LOAD_LAYOUT)  # line 90
         bv_51 = bp_30 < bv  # line 91
         bv_52 = bv_51.broadcast_to([64, 128])  # line 92
         bv_53 = gl.load(bp_44, mask=bv_52, other=cst_0)  # line 93
-        bv_54 = gl.allocate_shared_memory(gl.float16, [64, 128], A_SHARED_LAYOUT, bv_53)  # line 94
+        bv_54 = gl.allocate_shared_memory(gl.float16, [64, 128], NVMMA_SHARED_128B, bv_53)  # line 94
         fence_async_shared()  # line 95
         acc_55 = warpgroup_mma(av_50, bv_54, acc_42, is_async=True)  # line 96
         acc_56_0, acc_56_1, acc_56_2 = warpgroup_mma_wait(0, deps=[acc_55, av_50, bv_54])  # line 97

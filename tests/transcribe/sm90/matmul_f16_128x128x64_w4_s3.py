@@ -33,7 +33,7 @@ A_LOAD_LAYOUT = gl.constexpr(gl.BlockedLayout(size_per_thread=[1, 8], threads_pe
 ACC_LAYOUT = gl.constexpr(gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, 128, 16]))
 
 # #shared (nvmma_shared), role shared_a
-A_SHARED_LAYOUT = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
+NVMMA_SHARED_128B = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
 
 # slice1_blocked1 (slice), role elementwise
 A_LOAD_SLICE1_LAYOUT = gl.constexpr(gl.SliceLayout(dim=1, parent=A_LOAD_LAYOUT))
@@ -116,8 +116,8 @@ def matmul(a, b, c, M, N, K, sam, sbk, scm):
     v1 = v0 // 64  # line 82
     bp_39 = sbk * 64  # line 83
     bp_40 = gl.full([64, 128], bp_39, gl.int32, layout=B_LOAD_LAYOUT)  # line 84
-    av = gl.allocate_shared_memory(gl.float16, [3, 128, 64], A_SHARED_LAYOUT)  # line 85
-    bv = gl.allocate_shared_memory(gl.float16, [3, 64, 128], A_SHARED_LAYOUT)  # line 86
+    av = gl.allocate_shared_memory(gl.float16, [3, 128, 64], NVMMA_SHARED_128B)  # line 85
+    bv = gl.allocate_shared_memory(gl.float16, [3, 64, 128], NVMMA_SHARED_128B)  # line 86
     acc = v1 > 0  # line 87
     av_41 = gl.full([1, 64], K, gl.int32, layout=A_LOAD_LAYOUT)  # line 88
     av_42 = ap_26 < av_41  # line 89

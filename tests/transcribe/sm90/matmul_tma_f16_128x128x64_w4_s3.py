@@ -25,10 +25,10 @@ from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 ACC_LAYOUT = gl.constexpr(gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, 128, 16]))
 
 # #shared (nvmma_shared), role shared_a
-A_SHARED_LAYOUT = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
+NVMMA_SHARED_128B = gl.constexpr(gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16))
 
 # #shared1 (swizzled_shared), role shared_staging
-SHARED_LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=[0]))
+SWIZZLED_SHARED_V1_P1_M1 = gl.constexpr(gl.SwizzledSharedLayout(vec=1, per_phase=1, max_phase=1, order=[0]))
 
 
 @gluon.jit
@@ -46,9 +46,9 @@ def matmul_tma(a_desc, b_desc, c_desc, M, N, K):
     v1 = v0 // 64  # line 26
     a = pid_m * 128  # line 27
     b = pid_n * 128  # line 28
-    a_12 = gl.allocate_shared_memory(gl.float16, [3, 128, 64], A_SHARED_LAYOUT)  # line 29
-    b_13 = gl.allocate_shared_memory(gl.float16, [3, 64, 128], A_SHARED_LAYOUT)  # line 30
-    acc = gl.allocate_shared_memory(gl.int64, [3, 1], SHARED_LAYOUT)  # line 31
+    a_12 = gl.allocate_shared_memory(gl.float16, [3, 128, 64], NVMMA_SHARED_128B)  # line 29
+    b_13 = gl.allocate_shared_memory(gl.float16, [3, 64, 128], NVMMA_SHARED_128B)  # line 30
+    acc = gl.allocate_shared_memory(gl.int64, [3, 1], SWIZZLED_SHARED_V1_P1_M1)  # line 31
     acc_14 = acc.index(0)  # line 32
     mbarrier.init(acc_14, count=1)  # line 33
     acc_15 = acc.index(1)  # line 34
@@ -109,7 +109,7 @@ def matmul_tma(a_desc, b_desc, c_desc, M, N, K):
     b_13._keep_alive()  # line 82
     a_12._keep_alive()  # line 83
     v2 = acc_24.to(gl.float16)  # line 84
-    v3 = gl.allocate_shared_memory(gl.float16, [128, 128], A_SHARED_LAYOUT, v2)  # line 85
+    v3 = gl.allocate_shared_memory(gl.float16, [128, 128], NVMMA_SHARED_128B, v2)  # line 85
     fence_async_shared()  # line 86
     tma.async_copy_shared_to_global(c_desc, [a, b], v3)  # line 87
     tma.store_wait(0)  # line 88
@@ -125,7 +125,7 @@ def launch(grid, a_desc, b_desc, c_desc, M, N, K):
       multiples of 16: M, N, K
     and the anchor is that kernel for them.
     """
-    a_desc = TensorDescriptor(a_desc.base, a_desc.shape, a_desc.strides, a_desc.block_shape, A_SHARED_LAYOUT.value)
-    b_desc = TensorDescriptor(b_desc.base, b_desc.shape, b_desc.strides, b_desc.block_shape, A_SHARED_LAYOUT.value)
-    c_desc = TensorDescriptor(c_desc.base, c_desc.shape, c_desc.strides, c_desc.block_shape, A_SHARED_LAYOUT.value)
+    a_desc = TensorDescriptor(a_desc.base, a_desc.shape, a_desc.strides, a_desc.block_shape, NVMMA_SHARED_128B.value)
+    b_desc = TensorDescriptor(b_desc.base, b_desc.shape, b_desc.strides, b_desc.block_shape, NVMMA_SHARED_128B.value)
+    c_desc = TensorDescriptor(c_desc.base, c_desc.shape, c_desc.strides, c_desc.block_shape, NVMMA_SHARED_128B.value)
     return matmul_tma[grid](a_desc, b_desc, c_desc, M, N, K, num_warps=NUM_WARPS)
