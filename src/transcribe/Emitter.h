@@ -247,6 +247,14 @@ private:
   /// empty, text) each.
   std::vector<std::pair<std::string, std::string>>
   sourceCallArguments(const std::string &file, unsigned line, const std::string &callee);
+  /// The names the source's function at `defLine` returns, in order (`return
+  /// acc, l_i, m_i`: its last `return`); an entry that is no name is empty.
+  std::vector<std::string> sourceReturnNames(const std::string &file, unsigned defLine);
+  /// The names the source's call of `callee` on `line` is assigned to, in
+  /// order (`acc, l_i, m_i = _attn_fwd_inner(...)`); empty when it is no
+  /// assignment of names.
+  std::vector<std::string> sourceCallTargets(const std::string &file, unsigned line,
+                                             const std::string &callee);
   /// Where `loc` is in the code being written: the kernel's line for an op
   /// of an inlined call, the line inside a helper one call deeper.
   std::pair<std::string, unsigned> positionAt(const ir::SourceLoc &loc) const;

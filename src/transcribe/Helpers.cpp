@@ -89,6 +89,20 @@ std::vector<std::string> splitArguments(llvm::StringRef text, size_t open) {
   return {};
 }
 
+/// Where `text` calls `callee` (`f(...)` or a module's `mod.f(...)`):
+/// the callee's position and its opening parenthesis; npos when it does not.
+std::pair<size_t, size_t> findCall(llvm::StringRef text, llvm::StringRef callee) {
+  for (size_t at = text.find(callee); at != llvm::StringRef::npos; at = text.find(callee, at + 1)) {
+    bool start = at == 0 || !(llvm::isAlnum(text[at - 1]) || text[at - 1] == '_');
+    size_t open = at + callee.size();
+    while (open < text.size() && text[open] == ' ')
+      ++open;
+    if (start && open < text.size() && text[open] == '(')
+      return {at, open};
+  }
+  return {llvm::StringRef::npos, llvm::StringRef::npos};
+}
+
 } // namespace
 
 std::string Emitter::sourceText(const std::string &file, unsigned from, unsigned count) {
@@ -126,26 +140,86 @@ Emitter::sourceCallArguments(const std::string &file, unsigned lineNo, const std
   // positional one) and text.
   std::string text = sourceText(file, lineNo, 20);
   std::vector<std::pair<std::string, std::string>> args;
-  for (size_t at = text.find(callee); at != std::string::npos; at = text.find(callee, at + 1)) {
-    // `f(...)` or a module's `mod.f(...)`.
-    bool start = at == 0 || !(llvm::isAlnum(text[at - 1]) || text[at - 1] == '_');
-    size_t open = at + callee.size();
-    while (open < text.size() && text[open] == ' ')
-      ++open;
-    if (!start || open >= text.size() || text[open] != '(')
-      continue;
-    for (llvm::StringRef a : splitArguments(text, open)) {
-      auto [key, value] = a.split('=');
-      bool keyword =
-          !value.empty() && Scope::isIdentifier(key.trim().str()) && !value.starts_with("=");
-      if (keyword)
-        args.emplace_back(key.trim().str(), value.trim().str());
-      else
-        args.emplace_back("", a.str());
-    }
-    break;
+  size_t open = findCall(text, callee).second;
+  if (open == llvm::StringRef::npos)
+    return args;
+  for (llvm::StringRef a : splitArguments(text, open)) {
+    auto [key, value] = a.split('=');
+    bool keyword =
+        !value.empty() && Scope::isIdentifier(key.trim().str()) && !value.starts_with("=");
+    if (keyword)
+      args.emplace_back(key.trim().str(), value.trim().str());
+    else
+      args.emplace_back("", a.str());
   }
   return args;
+}
+
+std::vector<std::string> Emitter::sourceReturnNames(const std::string &file, unsigned defLine) {
+  const SourceText *src = source(file);
+  std::vector<std::string> names;
+  if (!src || defLine == 0 || defLine > src->size())
+    return names;
+  auto indentOf = [](llvm::StringRef s) { return s.size() - s.ltrim().size(); };
+  size_t indent = indentOf((*src)[defLine - 1]);
+  // The body: the lines after the signature indented more than the `def`
+  // (blank lines and comments aside); its last `return`.
+  unsigned returnLine = 0;
+  for (unsigned l = defLine + 1; l <= src->size(); ++l) {
+    llvm::StringRef t = llvm::StringRef((*src)[l - 1]).ltrim();
+    if (t.empty() || t.starts_with("#"))
+      continue;
+    if (indentOf((*src)[l - 1]) <= indent)
+      break;
+    if (t.starts_with("return ") || t == "return")
+      returnLine = l;
+  }
+  if (returnLine == 0)
+    return names;
+  std::string text = sourceText(file, returnLine, 20);
+  size_t at = text.find("return") + 6;
+  while (at < text.size() && text[at] == ' ')
+    ++at;
+  std::vector<std::string> parts;
+  if (at < text.size() && text[at] == '(') {
+    parts = splitArguments(text, at);
+  } else {
+    // One line: `return a, b` (a comment after it aside).
+    std::string line =
+        "(" + llvm::StringRef(text).substr(at).split('\n').first.split('#').first.str() + ")";
+    parts = splitArguments(line, 0);
+  }
+  for (const std::string &p : parts)
+    names.push_back(Scope::isIdentifier(p) ? p : "");
+  return names;
+}
+
+std::vector<std::string> Emitter::sourceCallTargets(const std::string &file, unsigned lineNo,
+                                                    const std::string &callee) {
+  std::vector<std::string> targets;
+  std::string text = sourceText(file, lineNo, 1);
+  size_t at = findCall(text, callee).first;
+  if (at == llvm::StringRef::npos)
+    return targets;
+  llvm::StringRef before = llvm::StringRef(text).take_front(at).rtrim();
+  // `a, b = f(...)` or `a, b = mod.f(...)`: the targets before the one `=`.
+  size_t dot = before.size();
+  while (dot > 0 &&
+         (llvm::isAlnum(before[dot - 1]) || before[dot - 1] == '_' || before[dot - 1] == '.'))
+    --dot;
+  before = before.take_front(dot).rtrim();
+  if (!before.consume_back("=") || before.ends_with("=") || before.ends_with("!") ||
+      before.ends_with("<") || before.ends_with(">") || before.contains('='))
+    return targets;
+  std::string lhs = before.trim().str();
+  if (llvm::StringRef(lhs).starts_with("(") && llvm::StringRef(lhs).ends_with(")"))
+    lhs = lhs.substr(1, lhs.size() - 2);
+  for (const std::string &p : splitArguments("(" + lhs + ")", 0)) {
+    if (!Scope::isIdentifier(p))
+      return {};
+    targets.push_back(p);
+  }
+  return targets;
 }
 
 std::string Emitter::sourceFunctionAt(const std::string &file, unsigned lineNo, unsigned *defLine) {
@@ -413,6 +487,39 @@ void Emitter::emitHelperCall(const HelperRun &run) {
         outs.push_back(r);
       });
     }
+  // In the order the source returns them (`return acc, l_i, m_i`), each
+  // bound to the caller's target at its position (`acc, l_i, m_i = f(...)`);
+  // a value the source does not return (the pipeliner's) after them.
+  std::vector<std::string> returned = sourceReturnNames(run.defFile, run.defLine);
+  std::vector<std::string> targets = sourceCallTargets(run.callFile, run.callLine, run.sourceName);
+  std::vector<size_t> position(outs.size(), SIZE_MAX);
+  for (size_t i = 0; i < outs.size(); ++i) {
+    std::string own = inner.sourceName(outs[i]);
+    for (size_t k = 0; k < returned.size(); ++k)
+      if (!returned[k].empty() && (returned[k] == rets[i] || returned[k] == own) &&
+          std::find(position.begin(), position.end(), k) == position.end()) {
+        position[i] = k;
+        break;
+      }
+  }
+  std::vector<size_t> order(outs.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return position[a] < position[b]; });
+  {
+    std::vector<std::string> r;
+    std::vector<const Value *> o;
+    std::vector<size_t> p;
+    for (size_t i : order) {
+      r.push_back(rets[i]);
+      o.push_back(outs[i]);
+      p.push_back(position[i]);
+    }
+    rets = std::move(r);
+    outs = std::move(o);
+    position = std::move(p);
+  }
   // `y = expr` as the body's last line, returned alone: `return expr`.
   std::string &body = inner.body_;
   llvm::StringRef last = llvm::StringRef(body).rtrim('\n');
@@ -489,6 +596,10 @@ void Emitter::emitHelperCall(const HelperRun &run) {
   std::vector<std::string> names;
   for (size_t i = 0; i < outs.size(); ++i) {
     const Value *v = outs[i];
+    if (targets.size() == returned.size() && position[i] < targets.size() && !scope_.named(v)) {
+      names.push_back(nameAs(v, targets[position[i]]));
+      continue;
+    }
     bool shadowed = i + 1 < outs.size() && !scope_.named(v) &&
                     sourceName(v) == sourceName(outs.back()) && Scope::isIdentifier(rets[i]);
     names.push_back(shadowed ? nameAs(v, rets[i]) : nameFor(v));
