@@ -6,11 +6,13 @@
 #include "tilexform/cli/ReportView.h"
 #include "tilexform/cli/Sarif.h"
 #include "tilexform/source/Survey.h"
+#include "tilexform/support/InputKind.h"
 #include "tilexform/support/PythonText.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <cstdio>
@@ -252,7 +254,32 @@ private:
   int code_;
 };
 
+/// A file named on the command line that is no Python source (a dump, a
+/// binary, a listing, a JSON document): its kind, as every command that
+/// reads files names what it was given instead of parsing it.
+llvm::Error checkRootKinds(const std::vector<std::string> &roots) {
+  for (const std::string &root : roots) {
+    if (!llvm::sys::fs::is_regular_file(root))
+      continue; // a folder is walked for *.py; a missing root is the walk's error
+    uint64_t size = 0;
+    if (llvm::sys::fs::file_size(root, size))
+      continue;
+    auto buffer = llvm::MemoryBuffer::getFileSlice(root, std::min<uint64_t>(size, 64 << 10), 0);
+    if (!buffer)
+      continue;
+    InputKind kind = sniffInputKind((*buffer)->getBuffer(), root);
+    if (kind == InputKind::Python || kind == InputKind::Unknown || kind == InputKind::Empty)
+      continue;
+    return wrongInputKindError(
+        shownPath(root), kind,
+        "survey reads Python source: .py files and the folders that hold them");
+  }
+  return llvm::Error::success();
+}
+
 int survey() {
+  if (llvm::Error e = checkRootKinds(opts.roots))
+    return reportError(std::move(e), kExitInput);
   source::SurveyOptions options;
   options.excludes = opts.excludes;
   options.useGitignore = !opts.noGitignore;
@@ -290,6 +317,10 @@ int survey() {
       return reportError(fmt::format("{}; --fail-on has nothing to check", why), kExitInput);
     printErrorLines({fmt::format("warning: {}", why)});
   }
+  // Nothing could be read (every file named failed to parse): an input
+  // error, as in every other command; the lines above say why.
+  if (report->filesScanned == 0 && !report->errors.empty())
+    return kExitInput;
   // --fail-on: exit 1 when a finding of a named kind (or any, `all`) exists.
   int code = kExitOk;
   if (!opts.failOn.empty())
