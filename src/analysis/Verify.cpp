@@ -310,6 +310,31 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
       reasons.push_back(fmt::format("{} defines no function (layout aliases only?): no layout "
                                     "is used to compare",
                                     side));
+  // Two kernels, not a kernel and its anchor: another name and other
+  // arguments (an anchor keeps plain's arguments; --kernel-name renames
+  // only the kernel).
+  {
+    auto kernelOf = [](const ir::Module &m) -> const ir::Operation * {
+      const ir::Operation *fn = nullptr;
+      m.walk([&](const ir::Operation *op) {
+        if (!fn && op->isFunction())
+          fn = op;
+      });
+      return fn;
+    };
+    auto argumentNames = [](const std::vector<ArgumentFacts> &args) {
+      std::vector<std::string> names;
+      for (auto &a : args)
+        names.push_back(a.name);
+      return names;
+    };
+    const ir::Operation *pk = kernelOf(plainMod), *ak = kernelOf(anchorMod);
+    auto pa = argumentNames(signatureOf(plainMod)), aa = argumentNames(signatureOf(anchorMod));
+    if (pk && ak && pk->symbol != ak->symbol && pa != aa)
+      reasons.insert(reasons.begin(),
+                     fmt::format("different kernels: plain is {}({}), the anchor {}({})",
+                                 pk->symbol, fmt::join(pa, ", "), ak->symbol, fmt::join(aa, ", ")));
+  }
   std::string ps = mmaSignature(v.plain), as = mmaSignature(v.anchor);
   if (ps != as)
     reasons.push_back(fmt::format("MMA instruction signature [{}] vs [{}]",

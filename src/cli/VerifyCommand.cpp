@@ -6,11 +6,14 @@
 #include "tilexform/cli/HtmlReport.h"
 #include "tilexform/cli/ReportView.h"
 #include "tilexform/support/InputError.h"
+#include "tilexform/support/PythonText.h"
+#include "tilexform/support/SourceFiles.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringRef.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/Path.h>
 
 #include <algorithm>
@@ -67,9 +70,60 @@ Json sharedJson(const analysis::SharedSummary &s) {
 
 /// Why a dump looks like a Gluon anchor's: what its module shows
 /// (analysis::gluonEvidence), else a file name that says gluon or anchor.
+/// What the kernel's own source says it is: the decorator above its `def`
+/// (`@gluon.jit` or `@triton.jit`), or the header transcribe writes. The
+/// source is read as transcribe reads it: next to the dump or in the
+/// working directory, through SourceFiles. Empty when the source is not at
+/// hand or says neither; `dialect` gets "gluon" or "triton".
+std::string sourceEvidence(const std::string &path, const ir::Module &mod, std::string &dialect) {
+  const ir::Operation *fn = nullptr;
+  mod.walk([&](const ir::Operation *op) {
+    if (!fn && op->isFunction() && !op->loc.file.empty())
+      fn = op;
+  });
+  if (!fn)
+    return "";
+  std::vector<std::string> roots;
+  if (path != "-")
+    roots.push_back(std::filesystem::absolute(path).parent_path().string());
+  roots.push_back(".");
+  SourceFiles sources(roots, maxInputSize());
+  const SourceText *src = sources.lines(fn->loc.file);
+  if (!src)
+    return "";
+  std::string file = llvm::sys::path::filename(fn->loc.file).str();
+  if (src->line(1).contains("A Gluon anchor transcribed by tilexform")) {
+    dialect = "gluon";
+    return fmt::format("its kernel's source {} is a transcribed Gluon anchor", visibleText(file));
+  }
+  // The `def` of the kernel: at the function's line, else the one that
+  // defines its name.
+  std::string def = "def " + llvm::StringRef(fn->symbol).ltrim('@').str() + "(";
+  size_t at = fn->loc.line;
+  if (!src->line(at).trim().starts_with(def))
+    for (at = 1; at <= src->size() && !src->line(at).trim().starts_with(def); ++at) {
+    }
+  for (size_t l = at; l-- > 1 && at - l <= 12;) {
+    llvm::StringRef t = src->line(l).trim();
+    if (t.empty() || t.starts_with("def ") || t.starts_with("class "))
+      break;
+    for (const char *d : {"gluon", "triton"})
+      if (t.starts_with("@") && t.contains(fmt::format("{}.jit", d))) {
+        dialect = d;
+        return fmt::format("its kernel's source {}:{} is @{}.jit", visibleText(file), l, d);
+      }
+  }
+  return "";
+}
+
 std::string anchorEvidence(const std::string &path, const ir::Module &mod) {
   std::string evidence = analysis::gluonEvidence(mod);
-  if (!evidence.empty() || path == "-")
+  if (!evidence.empty())
+    return evidence;
+  std::string dialect;
+  if (std::string s = sourceEvidence(path, mod, dialect); dialect == "gluon")
+    return s;
+  if (path == "-")
     return evidence;
   std::string name = llvm::sys::path::filename(path).lower();
   for (const char *word : {"gluon", "anchor"})
@@ -234,6 +288,16 @@ FileOutput verifyOne(const DumpPair &pair, gluon::GluonApi api) {
     return o;
   }
   std::string plainPath = pair.plain, anchorPath = pair.anchor;
+  // One file twice compares a dump with itself: PASS would say nothing.
+  if (plainPath != "-" && llvm::sys::fs::equivalent(plainPath, anchorPath)) {
+    o.exitCode = reportError(
+        fmt::format("{} is given as both plain and anchor: verify compares plain Triton's dump "
+                    "with its Gluon anchor's (verify PLAIN ANCHOR)",
+                    shownPath(plainPath)),
+        kExitUsage);
+    o.reported = true;
+    return o;
+  }
   auto plain = loadForCommand(plainPath, "verify");
   if (!plain) {
     o.error = errorLine(plain.takeError());
@@ -265,6 +329,16 @@ FileOutput verifyOne(const DumpPair &pair, gluon::GluonApi api) {
     std::swap(plain, anchor);
     swapped = true;
   }
+  // Two copies of one dump, or two plain dumps: said, whatever the verdict.
+  std::string dialect, plainSource = sourceEvidence(anchorPath, **anchor, dialect);
+  if ((*plain)->source() == (*anchor)->source())
+    printErrorLines({fmt::format("warning: {} and {} are the same dump byte for byte: verify "
+                                 "compares plain Triton's dump with its Gluon anchor's",
+                                 shownPath(plainPath), shownPath(anchorPath))});
+  else if (dialect == "triton" && analysis::gluonEvidence(**anchor).empty())
+    printErrorLines({fmt::format("warning: {} looks like plain Triton's dump too ({}): verify "
+                                 "compares plain Triton's dump with its Gluon anchor's",
+                                 shownPath(anchorPath), plainSource)});
   auto v = analysis::verify(**plain, **anchor, api, opts.common.arch);
   int exitCode = exitCodeFor("verify", v.verdict);
   if (!opts.html.empty()) {
