@@ -189,6 +189,8 @@ class Capture:
         self.local = threading.local()
         self.launches = 0
         self.skipped_gluon = set()
+        self.inductor_launches = 0
+        self.inductor_errors = []
 
     def install(self, first_config=False):
         from triton.runtime import jit as jitmod
@@ -267,6 +269,105 @@ class Capture:
                 return prune(at_self, *a, **k)[:1]
 
             autotuner.Autotuner.prune_configs = first_only
+        self.install_inductor()
+
+    def install_inductor(self):
+        """torch.compile's kernels. Inductor compiles the @triton.jit functions
+        it generates with triton.compile and launches them through its own
+        launcher (CachingAutotuner.run), never through JITFunction.run. Each
+        such launch is kept as the launch of its function with the config
+        that ran: the grid is read where Triton's launcher receives it, and
+        the function is launched once more through JITFunction.run on a copy
+        of the pre-launch state, which the JIT hook captures as any other
+        kernel (the model's own tensors are not touched twice)."""
+        try:
+            from torch._inductor.runtime import triton_heuristics as th
+            import torch._inductor.config as inductor_config
+        except Exception:  # noqa: BLE001 - no torch, or one without Inductor
+            return
+        launcher_cls = self.triton_launcher_class()
+        if launcher_cls is None or not hasattr(th, "CachingAutotuner"):
+            return
+        # Inductor's own launcher does not pass through Triton's: use Triton's.
+        if hasattr(inductor_config, "use_static_cuda_launcher"):
+            inductor_config.use_static_cuda_launcher = False
+        capture = self
+        original_call = launcher_cls.__call__
+
+        def call(launcher_self, *args, **kwargs):
+            if getattr(capture.local, "inductor", False):
+                capture.local.inductor_grid = tuple(args[:3])
+            return original_call(launcher_self, *args, **kwargs)
+
+        launcher_cls.__call__ = call
+        original_run = th.CachingAutotuner.run
+        self.inductor_replayed = set()
+
+        def run(at_self, *args, **kwargs):
+            key = id(at_self)
+            if (getattr(capture.local, "busy", False) or kwargs.get("benchmark_run")
+                    or key in capture.inductor_replayed or getattr(at_self, "fn", None) is None):
+                return original_run(at_self, *args, **kwargs)
+            capture.inductor_launches += 1
+            capture.local.busy = True
+            try:
+                snap = Snapshot(args, {})
+            except Exception:  # noqa: BLE001 - an argument we cannot copy
+                snap = None
+            finally:
+                capture.local.busy = False
+            capture.local.inductor, capture.local.inductor_grid = True, None
+            try:
+                ret = original_run(at_self, *args, **kwargs)
+            finally:
+                capture.local.inductor = False
+            grid = capture.local.inductor_grid
+            if snap is not None and grid is not None:
+                capture.inductor_replayed.add(key)
+                capture.replay_inductor(at_self, snap, grid)
+            return ret
+
+        th.CachingAutotuner.run = run
+
+    @staticmethod
+    def triton_launcher_class():
+        for mod, name in (("triton.backends.nvidia.driver", "CudaLauncher"),
+                          ("triton.backends.amd.driver", "HIPLauncher")):
+            try:
+                import importlib
+                cls = getattr(importlib.import_module(mod), name, None)
+            except Exception:  # noqa: BLE001
+                cls = None
+            if cls is not None:
+                return cls
+        return None
+
+    def replay_inductor(self, at_self, snap, grid):
+        """Launches an Inductor kernel's function through JITFunction.run with
+        the config that ran, on a copy of the state before its launch."""
+        launchers = getattr(at_self, "launchers", None) or []
+        config = getattr(launchers[0], "config", None) if launchers else None
+        if config is None:
+            self.inductor_errors.append(f"{at_self.fn.__name__}: no launcher config")
+            return
+        fn = at_self.fn
+        names = list(getattr(fn, "arg_names", []))
+        args, _ = snap.materialize()
+        kwargs = dict(config.kwargs)
+        for name, v in ((getattr(at_self, "triton_meta", None) or {}).get("constants") or {}).items():
+            if isinstance(name, str) and name in names and names.index(name) >= len(args):
+                kwargs.setdefault(name, v)
+        for opt in ("num_warps", "num_stages", "num_ctas", "maxnreg"):
+            v = getattr(config, opt, None)
+            if v is not None:
+                kwargs[opt] = v
+        import torch
+        try:
+            fn.run(*args, grid=grid, warmup=False, **kwargs)
+            torch.cuda.synchronize()
+        except Exception as e:  # noqa: BLE001 - reported, the program goes on
+            self.inductor_errors.append(f"{fn.__name__}: " + "".join(
+                traceback.format_exception_only(type(e), e)).strip()[-400:])
 
     @staticmethod
     def hash_of(ck):
@@ -800,7 +901,7 @@ def time_kernel(r, d, opts, fn, snap, launch_plain, anchor_call):
 def target_of(arch):
     from triton.backends.compiler import GPUTarget
     if arch.startswith("sm"):
-        return GPUTarget("cuda", int(arch[2:].rstrip("a")), 32)
+        return GPUTarget("cuda", int(arch[2:].lstrip("_").rstrip("a")), 32)
     return GPUTarget("hip", arch, 64)
 
 
@@ -1223,6 +1324,7 @@ def main():
     summary = dict(label=opts.label, program=prog, program_seconds=round(program_s, 1),
                    program_error=program_error, launches=cap.launches,
                    gluon_kernels_not_captured=sorted(cap.skipped_gluon),
+                   inductor_kernels=cap.inductor_launches, inductor_errors=cap.inductor_errors,
                    captured=len(cap.kernels), not_checked=not_checked,
                    cuda_context_lost_at=CUDA_LOST[0] if CUDA_LOST else None)
     if rows:

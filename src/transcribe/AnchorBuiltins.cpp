@@ -26,6 +26,13 @@ def _dot_scaled(a, a_scale, a_format, b, b_scale, b_format, acc, _semantic=None)
                                   acc.dtype).handle
     return gl.tensor(handle, acc.type)
 )"},
+      {"_extern_elementwise", R"(@builtin
+def _extern_elementwise(lib_name, lib_path, args, arg_type_symbol_dict, is_pure, _semantic=None):
+    """tt.extern_elementwise as plain calls it (a libdevice or ocml symbol, Inductor's
+    __nv_erff among them): Triton's own builtin, with plain's symbol, library and purity."""
+    return tl.core.extern_elementwise(lib_name, lib_path, args, arg_type_symbol_dict, is_pure,
+                                      _semantic=_semantic)
+)"},
       {"_select", R"(@builtin
 def _select(cond, x, y, _semantic=None):
     """arith.select on a scalar condition, as plain writes it: gl.where would splat the

@@ -273,11 +273,12 @@ const Spelling kArithSpellings[] = {
          return e.statement(op, py::call(std::string("libdevice.") + fn, std::move(args)));
        }
        e.need("tl");
+       e.need("_extern_elementwise");
        bool pure = text("pure") != "false";
        py::Expr signature = py::dict(
            {{py::tuple(std::move(types), /*trailingComma=*/true),
              py::tuple({py::string(symbol), e.dtype(op.results[0]->type, op.pos.line)})}});
-       e.statement(op, py::call("tl.extern_elementwise",
+       e.statement(op, py::call("_extern_elementwise",
                                 {py::string(text("libname")), py::string(text("libpath")),
                                  py::list(std::move(args)), std::move(signature)},
                                 {{"is_pure", py::boolean(pure)}}));
