@@ -288,16 +288,6 @@ FileOutput verifyOne(const DumpPair &pair, gluon::GluonApi api) {
     return o;
   }
   std::string plainPath = pair.plain, anchorPath = pair.anchor;
-  // One file twice compares a dump with itself: PASS would say nothing.
-  if (plainPath != "-" && llvm::sys::fs::equivalent(plainPath, anchorPath)) {
-    o.exitCode = reportError(
-        fmt::format("{} is given as both plain and anchor: verify compares plain Triton's dump "
-                    "with its Gluon anchor's (verify PLAIN ANCHOR)",
-                    shownPath(plainPath)),
-        kExitUsage);
-    o.reported = true;
-    return o;
-  }
   auto plain = loadForCommand(plainPath, "verify");
   if (!plain) {
     o.error = errorLine(plain.takeError());
@@ -314,6 +304,16 @@ FileOutput verifyOne(const DumpPair &pair, gluon::GluonApi api) {
       o.reported = true;
       return o;
     }
+  // One file twice (read, so a file that cannot be is named for that first) compares a dump with itself: PASS would say nothing.
+  if (plainPath != "-" && llvm::sys::fs::equivalent(plainPath, anchorPath)) {
+    o.exitCode = reportError(
+        fmt::format("{} is given as both plain and anchor: verify compares plain Triton's dump "
+                    "with its Gluon anchor's (verify PLAIN ANCHOR)",
+                    shownPath(plainPath)),
+        kExitUsage);
+    o.reported = true;
+    return o;
+  }
   // PLAIN ANCHOR given the other way round: the verdict is only meaningful
   // one way (the anchor must carry plain's layouts), so the pair is compared
   // as meant and the command line named on stderr, for a CI whose script
