@@ -304,7 +304,8 @@ FileOutput verifyOne(const DumpPair &pair, gluon::GluonApi api) {
       o.reported = true;
       return o;
     }
-  // One file twice (read, so a file that cannot be is named for that first) compares a dump with itself: PASS would say nothing.
+  // One file twice compares a dump with itself: PASS would say nothing. Asked
+  // after reading, so a file that cannot be read is named for that first.
   if (plainPath != "-" && llvm::sys::fs::equivalent(plainPath, anchorPath)) {
     o.exitCode = reportError(
         fmt::format("{} is given as both plain and anchor: verify compares plain Triton's dump "
