@@ -189,8 +189,9 @@ class Capture:
         self.local = threading.local()
         self.launches = 0
         self.skipped_gluon = set()
-        self.inductor_launches = 0
+        self.inductor_kernels = 0     # Inductor kernels replayed through JITFunction.run
         self.inductor_errors = []
+        self.inductor_replayed = set()  # their CachingAutotuners
 
     def install(self, first_config=False):
         from triton.runtime import jit as jitmod
@@ -301,14 +302,12 @@ class Capture:
 
         launcher_cls.__call__ = call
         original_run = th.CachingAutotuner.run
-        self.inductor_replayed = set()
 
         def run(at_self, *args, **kwargs):
             key = id(at_self)
             if (getattr(capture.local, "busy", False) or kwargs.get("benchmark_run")
                     or key in capture.inductor_replayed or getattr(at_self, "fn", None) is None):
                 return original_run(at_self, *args, **kwargs)
-            capture.inductor_launches += 1
             capture.local.busy = True
             try:
                 snap = Snapshot(args, {})
@@ -324,7 +323,13 @@ class Capture:
             grid = capture.local.inductor_grid
             if snap is not None and grid is not None:
                 capture.inductor_replayed.add(key)
+                capture.inductor_kernels += 1
                 capture.replay_inductor(at_self, snap, grid)
+            elif snap is not None:
+                # Launched past Triton's launcher: said once, not copied again.
+                capture.inductor_replayed.add(key)
+                capture.inductor_errors.append(f"{at_self.fn.__name__}: its launch did not pass "
+                                               "through Triton's launcher (no grid to replay)")
             return ret
 
         th.CachingAutotuner.run = run
@@ -334,7 +339,6 @@ class Capture:
         for mod, name in (("triton.backends.nvidia.driver", "CudaLauncher"),
                           ("triton.backends.amd.driver", "HIPLauncher")):
             try:
-                import importlib
                 cls = getattr(importlib.import_module(mod), name, None)
             except Exception:  # noqa: BLE001
                 cls = None
@@ -1324,7 +1328,7 @@ def main():
     summary = dict(label=opts.label, program=prog, program_seconds=round(program_s, 1),
                    program_error=program_error, launches=cap.launches,
                    gluon_kernels_not_captured=sorted(cap.skipped_gluon),
-                   inductor_kernels=cap.inductor_launches, inductor_errors=cap.inductor_errors,
+                   inductor_kernels=cap.inductor_kernels, inductor_errors=cap.inductor_errors,
                    captured=len(cap.kernels), not_checked=not_checked,
                    cuda_context_lost_at=CUDA_LOST[0] if CUDA_LOST else None)
     if rows:

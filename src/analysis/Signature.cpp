@@ -25,11 +25,7 @@ std::string described(const ArgumentFacts &a) {
 } // namespace
 
 std::vector<ArgumentFacts> signatureOf(const ir::Module &m) {
-  const ir::Operation *fn = nullptr;
-  m.walk([&](const ir::Operation *op) {
-    if (!fn && op->isFunction())
-      fn = op;
-  });
+  const ir::Operation *fn = m.firstFunction();
   std::vector<ArgumentFacts> out;
   if (!fn || fn->regions.empty() || fn->regions[0]->blocks.empty())
     return out;

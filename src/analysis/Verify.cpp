@@ -284,7 +284,8 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
   VerifyReport v;
   v.plain = recover(plainMod, api, arch);
   v.anchor = recover(anchorMod, api, arch);
-  v.signature = compareSignatures(signatureOf(plainMod), signatureOf(anchorMod));
+  std::vector<ArgumentFacts> plainArgs = signatureOf(plainMod), anchorArgs = signatureOf(anchorMod);
+  v.signature = compareSignatures(plainArgs, anchorArgs);
   const auto &pf = plainMod.facts, &af = anchorMod.facts;
 
   std::vector<std::string> reasons;
@@ -298,15 +299,10 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
                                   af.threadsPerWarp.value_or(0)));
   // Two files of layout aliases alone hold no kernel: nothing was compared,
   // so nothing passed.
-  auto hasFunction = [](const ir::Module &m) {
-    bool found = false;
-    m.walk([&](ir::Operation *op) {
-      found = found || (op->schema && op->schema->is(ir::OpFlagFunction));
-    });
-    return found;
-  };
-  for (auto [mod, side] : {std::pair{&plainMod, "plain"}, std::pair{&anchorMod, "anchor"}})
-    if (!hasFunction(*mod))
+  const ir::Operation *plainKernel = plainMod.firstFunction(),
+                      *anchorKernel = anchorMod.firstFunction();
+  for (auto [kernel, side] : {std::pair{plainKernel, "plain"}, std::pair{anchorKernel, "anchor"}})
+    if (!kernel)
       reasons.push_back(fmt::format("{} defines no function (layout aliases only?): no layout "
                                     "is used to compare",
                                     side));
@@ -314,26 +310,18 @@ VerifyReport verify(const ir::Module &plainMod, const ir::Module &anchorMod, glu
   // arguments (an anchor keeps plain's arguments; --kernel-name renames
   // only the kernel).
   {
-    auto kernelOf = [](const ir::Module &m) -> const ir::Operation * {
-      const ir::Operation *fn = nullptr;
-      m.walk([&](const ir::Operation *op) {
-        if (!fn && op->isFunction())
-          fn = op;
-      });
-      return fn;
-    };
     auto argumentNames = [](const std::vector<ArgumentFacts> &args) {
       std::vector<std::string> names;
       for (auto &a : args)
         names.push_back(a.name);
       return names;
     };
-    const ir::Operation *pk = kernelOf(plainMod), *ak = kernelOf(anchorMod);
-    auto pa = argumentNames(signatureOf(plainMod)), aa = argumentNames(signatureOf(anchorMod));
-    if (pk && ak && pk->symbol != ak->symbol && pa != aa)
+    auto pa = argumentNames(plainArgs), aa = argumentNames(anchorArgs);
+    if (plainKernel && anchorKernel && plainKernel->symbol != anchorKernel->symbol && pa != aa)
       reasons.insert(reasons.begin(),
                      fmt::format("different kernels: plain is {}({}), the anchor {}({})",
-                                 pk->symbol, fmt::join(pa, ", "), ak->symbol, fmt::join(aa, ", ")));
+                                 plainKernel->symbol, fmt::join(pa, ", "), anchorKernel->symbol,
+                                 fmt::join(aa, ", ")));
   }
   std::string ps = mmaSignature(v.plain), as = mmaSignature(v.anchor);
   if (ps != as)

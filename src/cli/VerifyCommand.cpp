@@ -76,12 +76,8 @@ Json sharedJson(const analysis::SharedSummary &s) {
 /// working directory, through SourceFiles. Empty when the source is not at
 /// hand or says neither; `dialect` gets "gluon" or "triton".
 std::string sourceEvidence(const std::string &path, const ir::Module &mod, std::string &dialect) {
-  const ir::Operation *fn = nullptr;
-  mod.walk([&](const ir::Operation *op) {
-    if (!fn && op->isFunction() && !op->loc.file.empty())
-      fn = op;
-  });
-  if (!fn)
+  const ir::Operation *fn = mod.firstFunction();
+  if (!fn || fn->loc.file.empty())
     return "";
   std::vector<std::string> roots;
   if (path != "-")
@@ -331,7 +327,7 @@ FileOutput verifyOne(const DumpPair &pair, gluon::GluonApi api) {
     swapped = true;
   }
   // Two copies of one dump, or two plain dumps: said, whatever the verdict.
-  std::string dialect, plainSource = sourceEvidence(anchorPath, **anchor, dialect);
+  std::string dialect, anchorSource = sourceEvidence(anchorPath, **anchor, dialect);
   if ((*plain)->source() == (*anchor)->source())
     printErrorLines({fmt::format("warning: {} and {} are the same dump byte for byte: verify "
                                  "compares plain Triton's dump with its Gluon anchor's",
@@ -339,7 +335,7 @@ FileOutput verifyOne(const DumpPair &pair, gluon::GluonApi api) {
   else if (dialect == "triton" && analysis::gluonEvidence(**anchor).empty())
     printErrorLines({fmt::format("warning: {} looks like plain Triton's dump too ({}): verify "
                                  "compares plain Triton's dump with its Gluon anchor's",
-                                 shownPath(anchorPath), plainSource)});
+                                 shownPath(anchorPath), anchorSource)});
   auto v = analysis::verify(**plain, **anchor, api, opts.common.arch);
   int exitCode = exitCodeFor("verify", v.verdict);
   if (!opts.html.empty()) {

@@ -117,6 +117,15 @@ Value *Operation::operand(llvm::StringRef segment) const {
   return group.empty() ? nullptr : group.front();
 }
 
+const Operation *Module::firstFunction() const {
+  const Operation *fn = nullptr;
+  walk([&](const Operation *op) {
+    if (!fn && op->isFunction())
+      fn = op;
+  });
+  return fn;
+}
+
 std::string Operation::enclosingFunction() const {
   for (auto *p = parentOp(); p; p = p->parentOp())
     if (p->isFunction())

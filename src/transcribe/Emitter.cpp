@@ -191,18 +191,19 @@ std::string Emitter::barrierName(const Value *ring) const {
   // that arrive on them.
   std::set<std::string> filled;
   bool mma = false;
-  auto bufferOf = [](const Value *view) {
-    for (int hops = 0; hops < 64 && view && view->definingOp &&
-                       llvm::StringRef(view->definingOp->name).starts_with("ttg.memdesc_") &&
-                       !view->definingOp->operands.empty();
-         ++hops)
+  // A view of a buffer (a ring's slot), as the op table marks them.
+  auto isView = [](const Operation *op) {
+    return op && op->schema && op->schema->is(ir::OpFlagMemdescView) && !op->operands.empty();
+  };
+  auto bufferOf = [&](const Value *view) {
+    for (int hops = 0; hops < 64 && view && isView(view->definingOp); ++hops)
       view = view->definingOp->operands[0];
     return view;
   };
   std::vector<const Value *> views = {ring};
   for (size_t i = 0; i < views.size() && i < 4096; ++i)
     for (auto &[u, _] : views[i]->uses) {
-      if (llvm::StringRef(u->name).starts_with("ttg.memdesc_") && !u->results.empty())
+      if (isView(u) && !u->results.empty())
         views.push_back(u->results[0]);
       else if (u->name == "ttng.async_tma_copy_global_to_local" &&
                u->operand("barrier") == views[i])

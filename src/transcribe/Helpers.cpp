@@ -208,8 +208,9 @@ std::vector<std::string> Emitter::sourceCallTargets(const std::string &file, uns
          (llvm::isAlnum(before[dot - 1]) || before[dot - 1] == '_' || before[dot - 1] == '.'))
     --dot;
   before = before.take_front(dot).rtrim();
-  if (!before.consume_back("=") || before.ends_with("=") || before.ends_with("!") ||
-      before.ends_with("<") || before.ends_with(">") || before.contains('='))
+  // One `=`: not `==`, `!=`, `<=`, `>=` or a chain `a = b = f(...)`.
+  if (!before.consume_back("=") || before.contains('=') || before.ends_with("!") ||
+      before.ends_with("<") || before.ends_with(">"))
     return targets;
   std::string lhs = before.trim().str();
   if (llvm::StringRef(lhs).starts_with("(") && llvm::StringRef(lhs).ends_with(")"))
@@ -492,33 +493,26 @@ void Emitter::emitHelperCall(const HelperRun &run) {
   // a value the source does not return (the pipeliner's) after them.
   std::vector<std::string> returned = sourceReturnNames(run.defFile, run.defLine);
   std::vector<std::string> targets = sourceCallTargets(run.callFile, run.callLine, run.sourceName);
-  std::vector<size_t> position(outs.size(), SIZE_MAX);
+  struct Result {
+    size_t position; // in the source's return; SIZE_MAX when it is not there
+    const Value *value;
+    std::string text;
+  };
+  std::vector<Result> results;
   for (size_t i = 0; i < outs.size(); ++i) {
     std::string own = inner.sourceName(outs[i]);
-    for (size_t k = 0; k < returned.size(); ++k)
+    size_t k = 0;
+    for (; k < returned.size(); ++k)
       if (!returned[k].empty() && (returned[k] == rets[i] || returned[k] == own) &&
-          std::find(position.begin(), position.end(), k) == position.end()) {
-        position[i] = k;
+          std::none_of(results.begin(), results.end(), [&](auto &r) { return r.position == k; }))
         break;
-      }
+    results.push_back({k < returned.size() ? k : SIZE_MAX, outs[i], rets[i]});
   }
-  std::vector<size_t> order(outs.size());
-  for (size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return position[a] < position[b]; });
-  {
-    std::vector<std::string> r;
-    std::vector<const Value *> o;
-    std::vector<size_t> p;
-    for (size_t i : order) {
-      r.push_back(rets[i]);
-      o.push_back(outs[i]);
-      p.push_back(position[i]);
-    }
-    rets = std::move(r);
-    outs = std::move(o);
-    position = std::move(p);
+  std::stable_sort(results.begin(), results.end(),
+                   [](auto &a, auto &b) { return a.position < b.position; });
+  for (size_t i = 0; i < results.size(); ++i) {
+    outs[i] = results[i].value;
+    rets[i] = results[i].text;
   }
   // `y = expr` as the body's last line, returned alone: `return expr`.
   std::string &body = inner.body_;
@@ -596,8 +590,9 @@ void Emitter::emitHelperCall(const HelperRun &run) {
   std::vector<std::string> names;
   for (size_t i = 0; i < outs.size(); ++i) {
     const Value *v = outs[i];
-    if (targets.size() == returned.size() && position[i] < targets.size() && !scope_.named(v)) {
-      names.push_back(nameAs(v, targets[position[i]]));
+    size_t at = results[i].position;
+    if (targets.size() == returned.size() && at < targets.size() && !scope_.named(v)) {
+      names.push_back(nameAs(v, targets[at]));
       continue;
     }
     bool shadowed = i + 1 < outs.size() && !scope_.named(v) &&

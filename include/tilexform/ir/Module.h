@@ -226,6 +226,9 @@ public:
 
   /// Pre-order walk over every op.
   template <typename Fn> void walk(Fn &&fn) const { walkOp(root.get(), fn); }
+  /// The first function the module defines (a dump's kernel), null when it
+  /// defines none (a file of layout aliases).
+  const Operation *firstFunction() const;
   /// Pre-order walk over `op` and every op nested in it.
   template <typename Fn> static void walkFrom(const Operation &op, Fn &&fn) { walkOp(&op, fn); }
 
